@@ -1,0 +1,106 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { z } from 'zod';
+import { UsageError } from './usage-error.js';
+
+/** Options of `tiny-claw run`, validated. */
+export interface RunArgs {
+  prompt: string | undefined;
+  readStdin: boolean;
+  mode: 'act' | 'think';
+  session: string | undefined;
+  maxSteps: number;
+  workdir: string | undefined;
+  json: boolean;
+  help: boolean;
+}
+
+/** Options of `tiny-claw health`, validated. */
+export interface HealthArgs {
+  json: boolean;
+  help: boolean;
+}
+
+const runSchema = z.object({
+  mode: z.enum(['act', 'think'], {
+    error: (issue) =>
+      `--mode ${JSON.stringify(issue.input)} is not supported: expected act or think (the plan modes arrive in a later release)`,
+  }),
+  maxSteps: z
+    .string()
+    .regex(/^[0-9]+$/, {
+      error: (issue) =>
+        `--max-steps ${JSON.stringify(issue.input)} is not a whole number: expected an integer from 1 to 1000`,
+    })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, { error: '--max-steps must be an integer from 1 to 1000' }),
+  session: z.string().min(1, { error: '--session needs a non-empty name' }).optional(),
+  workdir: z.string().min(1, { error: '--workdir needs a directory' }).optional(),
+});
+
+function parse<O extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  argv: string[],
+  options: O,
+) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), command);
+  }
+}
+
+/**
+ * Parse `tiny-claw run` arguments; throws {@link UsageError} for anything wrong.
+ *
+ * @example
+ * parseRunArgs(['hello', '--max-steps', '3']);
+ */
+export function parseRunArgs(argv: string[]): RunArgs {
+  const { values, positionals } = parse('run', argv, {
+    mode: { type: 'string', default: 'act' },
+    session: { type: 'string' },
+    'max-steps': { type: 'string', default: '20' },
+    workdir: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  const parsed = runSchema.safeParse({
+    mode: values.mode,
+    maxSteps: values['max-steps'],
+    session: values.session,
+    workdir: values.workdir,
+  });
+  if (!parsed.success)
+    throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments', 'run');
+  const readStdin = positionals.length === 1 && positionals[0] === '-';
+  return {
+    prompt: readStdin || positionals.length === 0 ? undefined : positionals.join(' '),
+    readStdin,
+    mode: parsed.data.mode,
+    session: parsed.data.session,
+    maxSteps: parsed.data.maxSteps,
+    workdir: parsed.data.workdir,
+    json: values.json === true,
+    help: values.help === true,
+  };
+}
+
+/**
+ * Parse `tiny-claw health` arguments; throws {@link UsageError} for anything wrong.
+ *
+ * @example
+ * parseHealthArgs(['--json']);
+ */
+export function parseHealthArgs(argv: string[]): HealthArgs {
+  const { values, positionals } = parse('health', argv, {
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `health takes no arguments, got ${JSON.stringify(positionals.join(' '))}`,
+      'health',
+    );
+  }
+  return { json: values.json === true, help: values.help === true };
+}

@@ -1,0 +1,33 @@
+import type { HealthArgs } from '../args.js';
+import { ExitCode } from '../exit-codes.js';
+import { healthHelp } from '../help.js';
+import { loadApplication } from '../load-app.js';
+import type { Output } from '../output.js';
+
+/** `tiny-claw health`: the provider picked and why, tools, directories, effective settings. */
+export async function healthCommand(args: HealthArgs, out: Output): Promise<number> {
+  if (args.help) {
+    out.stdout(healthHelp);
+    return ExitCode.ok;
+  }
+  const report = (await loadApplication()).health();
+  if (args.json) {
+    out.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  const lines = [
+    `status=${report.status}`,
+    `version=${report.version}`,
+    `provider=${report.provider.name}`,
+    `provider_reason=${report.provider.reason}`,
+    `model=${report.provider.model}`,
+    `tools=${report.tools.length > 0 ? report.tools.join(', ') : 'none'}`,
+    `state_dir=${report.stateDir}`,
+    `workdir=${report.workdir}`,
+    '',
+    'settings (effective value, source):',
+    ...report.settings.map((row) => `  ${row.name}=${row.value} (${row.source})`),
+  ];
+  out.stdout(`${lines.join('\n')}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,32 @@
+import type { StopReason } from '@tiny-claw/core';
+
+/** Process exit codes of the CLI (documented in `--help`). */
+export const ExitCode = {
+  ok: 0,
+  runtime: 1,
+  usage: 2,
+  provider: 70,
+  tool: 71,
+  configuration: 78,
+  interrupted: 130,
+} as const;
+
+/**
+ * Exit code for a run that returned: the run did its job unless the provider failed or the user
+ * cancelled it (the stop reason itself is in the output).
+ *
+ * @example
+ * exitCodeForStopReason('provider_error'); // 70
+ */
+export function exitCodeForStopReason(reason: StopReason): number {
+  switch (reason) {
+    case 'provider_error':
+      return ExitCode.provider;
+    case 'cancelled':
+      return ExitCode.interrupted;
+    case 'approval_resume_failed':
+      return ExitCode.runtime;
+    default:
+      return ExitCode.ok;
+  }
+}

@@ -1,0 +1,57 @@
+import { parseHealthArgs, parseRunArgs } from './args.js';
+import { ExitCode } from './exit-codes.js';
+import { mainHelp } from './help.js';
+import { type Output, processOutput } from './output.js';
+import { UsageError } from './usage-error.js';
+import { cliVersion } from './version.js';
+
+/**
+ * Entry point of the `tiny-claw` command. Returns the exit code; never throws.
+ * Commands load the runtime lazily so `--help` and `--version` start fast.
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2));
+ */
+export async function main(argv: string[], out: Output = processOutput()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      out.stdout(mainHelp);
+      return ExitCode.ok;
+    }
+    if (command === '--version' || command === '-V' || command === 'version') {
+      out.stdout(`tiny-claw ${cliVersion()}\n`);
+      return ExitCode.ok;
+    }
+    if (command === 'run') {
+      const { runCommand } = await import('./commands/run.js');
+      return await runCommand(parseRunArgs(rest), out);
+    }
+    if (command === 'health') {
+      const { healthCommand } = await import('./commands/health.js');
+      return await healthCommand(parseHealthArgs(rest), out);
+    }
+    throw new UsageError(`unknown command ${JSON.stringify(command)}: expected run or health`);
+  } catch (error) {
+    return reportError(error, out);
+  }
+}
+
+async function reportError(error: unknown, out: Output): Promise<number> {
+  if (error instanceof UsageError) {
+    const help = error.command ? `tiny-claw ${error.command} --help` : 'tiny-claw --help';
+    out.stderr(`tiny-claw: ${error.message}\nRun '${help}' for usage.\n`);
+    return ExitCode.usage;
+  }
+  const { TinyClawError } = await import('@tiny-claw/core');
+  if (TinyClawError.isInstance(error)) {
+    out.stderr(`tiny-claw: ${error.message.replaceAll('\n', '\n  ')}\n`);
+    return error.exitCode;
+  }
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  out.stderr(`tiny-claw: unexpected error: ${detail}\n`);
+  if (process.env.TINY_CLAW_LOG_LEVEL?.toLowerCase() === 'debug' && error instanceof Error) {
+    out.stderr(`${error.stack ?? ''}\n`);
+  }
+  return ExitCode.runtime;
+}

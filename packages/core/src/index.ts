@@ -1,0 +1,102 @@
+/**
+ * @tiny-claw/core — protocol types, the ReAct loop, run policy, the tool registry and executor,
+ * sessions, memory and the observation interfaces every other package implements.
+ *
+ * @module
+ */
+export {
+  type BuildContextInput,
+  ContextBuilder,
+  MEMORY_MAX_CHARS,
+  renderMemory,
+} from './context/context-builder.js';
+export { coreSystemPrompt } from './context/system-prompt.js';
+export {
+  CancelledError,
+  ConfigurationError,
+  type ErrorCode,
+  errorMessage,
+  ProviderError,
+  StateError,
+  TinyClawError,
+  ToolError,
+} from './errors.js';
+export { runWithLimit } from './executor/run-with-limit.js';
+export {
+  type BatchOutcome,
+  type ExecuteBatchOptions,
+  executeBatch,
+} from './executor/tool-executor.js';
+export {
+  MAX_EMPTY_TURNS,
+  MainLoop,
+  type MainLoopOptions,
+  RECENT_MEMORY_LINES,
+  type RunOptions,
+} from './loop/main-loop.js';
+export type { RunMemory, RunMemoryFactory } from './loop/memory-port.js';
+export { phaseForStep, toolPolicyForPhase } from './loop/run-policy.js';
+export {
+  type Phase,
+  type RunMode,
+  type RunResult,
+  runModes,
+  runResultSchema,
+  type StopReason,
+  stopReasons,
+  type ToolPolicy,
+} from './loop/run-types.js';
+export {
+  type JsonObject,
+  jsonObjectSchema,
+  type Message,
+  messageSchema,
+  msg,
+  type Role,
+  type ToolCall,
+  type ToolDefinition,
+  toolCallSchema,
+  toolDefinitionSchema,
+} from './messages.js';
+export { type ApprovalRequest, type Channel, notify } from './observe/channel.js';
+export { type Logger, type LogLevel, nullLogger } from './observe/logger.js';
+export {
+  nullTracer,
+  type SpanAttributes,
+  type SpanHandle,
+  type SpanKind,
+  type SpanStatus,
+  type TraceLocation,
+  type Tracer,
+} from './observe/tracer.js';
+export {
+  type UsageEvent,
+  type UsageRecorder,
+  usageEventSchema,
+  usageSchema,
+} from './observe/usage.js';
+export {
+  addUsage,
+  type CompleteOptions,
+  type LLMProvider,
+  type LLMRequest,
+  type LLMResponse,
+  type LLMUsage,
+  type ToolChoice,
+} from './provider.js';
+export * from './session/index.js';
+export * from './store/index.js';
+export {
+  defineTool,
+  describeZodError,
+  type Tool,
+  ToolArgumentsError,
+  type ToolContext,
+  type ToolExecutionContext,
+  type ToolExecutionResult,
+  type ToolMiddleware,
+  type ToolOutput,
+  toolDefinition,
+} from './tool.js';
+export type { ToolMetadata } from './tool-metadata.js';
+export { ToolRegistry } from './tool-registry.js';

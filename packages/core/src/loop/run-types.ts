@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { LLMUsage } from '../provider.js';
+
+export const runModes = ['act', 'think', 'plan', 'plan-act'] as const;
+/** How a run uses the model: act with tools, think without, plan, or plan then act. */
+export type RunMode = (typeof runModes)[number];
+
+/** What one step is for. */
+export type Phase = 'act' | 'think' | 'plan';
+
+/** Whether tools are offered on a step. */
+export type ToolPolicy = 'auto' | 'none';
+
+export const stopReasons = [
+  'final',
+  'max_steps_exhausted',
+  'tool_policy_blocked',
+  'approval_required',
+  'approval_resume_failed',
+  'cancelled',
+  'provider_error',
+] as const;
+/** Why a run ended. */
+export type StopReason = (typeof stopReasons)[number];
+
+/**
+ * The outcome of one run, as the CLI prints it with `--json`.
+ *
+ * @example
+ * if (result.stopReason === 'final') console.log(result.text);
+ */
+export interface RunResult {
+  runId: string;
+  sessionKey: string;
+  workdir: string;
+  text: string;
+  stopReason: StopReason;
+  steps: number;
+  maxSteps: number;
+  mode: RunMode;
+  provider: string;
+  model: string | null;
+  usage: LLMUsage | null;
+  costUsd?: number;
+  approvalId?: string;
+  checkpointId?: string;
+  traceId?: string;
+  tracePath?: string;
+}
+
+export const runResultSchema = z.object({
+  runId: z.string(),
+  sessionKey: z.string(),
+  workdir: z.string(),
+  text: z.string(),
+  stopReason: z.enum(stopReasons),
+  steps: z.number().int().nonnegative(),
+  maxSteps: z.number().int().positive(),
+  mode: z.enum(runModes),
+  provider: z.string(),
+  model: z.string().nullable(),
+  usage: z
+    .object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      totalTokens: z.number(),
+      cacheReadTokens: z.number().optional(),
+      cacheWriteTokens: z.number().optional(),
+      reasoningTokens: z.number().optional(),
+    })
+    .nullable(),
+  costUsd: z.number().optional(),
+  approvalId: z.string().optional(),
+  checkpointId: z.string().optional(),
+  traceId: z.string().optional(),
+  tracePath: z.string().optional(),
+});

@@ -1,0 +1,13 @@
+/** Text the loop shows the model or the user, kept in one place for a future locale. */
+export const loopText = {
+  emptyTurnNudge:
+    'Your last reply was empty: no text and no tool calls. Continue the task with a tool call, or give your final answer.',
+  emptyTurnsStop: (count: number): string =>
+    `The model returned ${count} empty replies in a row; the run was stopped.`,
+  toolsNotAllowed: (phase: string): string =>
+    `Tool calls are not allowed in the ${phase} phase; this call was not executed.`,
+  cancelled: 'The run was cancelled.',
+  providerFailed: (message: string): string => `Model provider error: ${message}`,
+  planModesUnavailable: (mode: string): string =>
+    `mode ${mode} is not supported by this loop yet; use act or think`,
+};

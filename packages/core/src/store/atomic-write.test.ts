@@ -1,0 +1,113 @@
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StateError } from '../errors.js';
+import { ensureDir, writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tiny-claw-atomic-'));
+});
+
+afterEach(async () => {
+  await chmod(root, 0o700).catch(() => {});
+  await rm(root, { recursive: true, force: true });
+});
+
+const permissions = async (path: string) => (await stat(path)).mode & 0o777;
+const isRoot = process.getuid?.() === 0;
+
+describe('ensureDir', () => {
+  it('creates every missing directory with mode 0700', async () => {
+    const nested = join(root, 'a', 'b', 'c');
+    await ensureDir(nested);
+    for (const dir of [join(root, 'a'), join(root, 'a', 'b'), nested]) {
+      expect(await permissions(dir)).toBe(0o700);
+    }
+  });
+
+  it('accepts a directory that already exists', async () => {
+    await ensureDir(root);
+    await ensureDir(root);
+    expect((await stat(root)).isDirectory()).toBe(true);
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('writes the content with mode 0600 and leaves no temp file', async () => {
+    const target = join(root, 'state.txt');
+    await writeFileAtomic(target, 'hello\n');
+    expect(await readFile(target, 'utf8')).toBe('hello\n');
+    expect(await permissions(target)).toBe(0o600);
+    expect(await readdir(root)).toEqual(['state.txt']);
+  });
+
+  it('creates missing parent directories with mode 0700', async () => {
+    const target = join(root, 'deep', 'er', 'state.json');
+    await writeFileAtomic(target, new Uint8Array([1, 2, 3]));
+    expect([...(await readFile(target))]).toEqual([1, 2, 3]);
+    expect(await permissions(join(root, 'deep'))).toBe(0o700);
+    expect(await permissions(join(root, 'deep', 'er'))).toBe(0o700);
+  });
+
+  it('replaces an existing file and tightens its mode to the requested one', async () => {
+    const target = join(root, 'state.txt');
+    await writeFile(target, 'old', { mode: 0o644 });
+    await writeFileAtomic(target, 'new');
+    expect(await readFile(target, 'utf8')).toBe('new');
+    expect(await permissions(target)).toBe(0o600);
+  });
+
+  it('applies an explicit mode exactly, regardless of the umask', async () => {
+    const target = join(root, 'public.txt');
+    await writeFileAtomic(target, 'x', { mode: 0o644 });
+    expect(await permissions(target)).toBe(0o644);
+  });
+
+  it('keeps the old content and removes the temp file when the rename fails', async () => {
+    // A non-empty directory as target makes rename(2) fail on every platform, even for root.
+    const target = join(root, 'occupied');
+    await mkdir(target);
+    await writeFile(join(target, 'inside.txt'), 'old');
+    const error = await writeFileAtomic(target, 'new').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateError);
+    expect((error as StateError).message).toContain(target);
+    expect(await readFile(join(target, 'inside.txt'), 'utf8')).toBe('old');
+    expect(await readdir(root)).toEqual(['occupied']);
+  });
+
+  it.skipIf(isRoot)('keeps the old content when the directory is not writable', async () => {
+    const target = join(root, 'state.txt');
+    await writeFile(target, 'old');
+    await chmod(root, 0o500);
+    await expect(writeFileAtomic(target, 'new')).rejects.toThrow(StateError);
+    await chmod(root, 0o700);
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(root)).toEqual(['state.txt']);
+  });
+
+  it('concurrent writes to one file never leave a mix or a temp file behind', async () => {
+    const target = join(root, 'state.txt');
+    const values = Array.from({ length: 20 }, (_, i) => String(i).repeat(10_000));
+    await Promise.all(values.map((value) => writeFileAtomic(target, value)));
+    expect(values).toContain(await readFile(target, 'utf8'));
+    expect(await readdir(root)).toEqual(['state.txt']);
+  });
+});
+
+describe('writeJsonAtomic', () => {
+  it('writes pretty JSON with two spaces and a trailing newline', async () => {
+    const target = join(root, 'meta.json');
+    await writeJsonAtomic(target, { a: 1, b: [true] });
+    expect(await readFile(target, 'utf8')).toBe('{\n  "a": 1,\n  "b": [\n    true\n  ]\n}\n');
+    expect(await permissions(target)).toBe(0o600);
+  });
+
+  it('refuses a value without a JSON form instead of writing "undefined"', async () => {
+    const target = join(root, 'meta.json');
+    await expect(writeJsonAtomic(target, undefined)).rejects.toThrow(StateError);
+    expect(await readdir(root)).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+import { TinyClawError } from './errors.js';
+import type { ToolDefinition } from './messages.js';
+import {
+  type Tool,
+  ToolArgumentsError,
+  type ToolExecutionContext,
+  type ToolExecutionResult,
+  type ToolMiddleware,
+  toolDefinition,
+} from './tool.js';
+
+/**
+ * Holds the registered tools and the middleware chain every call passes through.
+ *
+ * @example
+ * const registry = new ToolRegistry().register(myTool);
+ * registry.use(async (ctx, next) => next(ctx));
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, Tool>();
+  readonly #middlewares: ToolMiddleware[] = [];
+
+  register(tool: Tool): this {
+    if (this.#tools.has(tool.name)) {
+      throw new TinyClawError(`tool already registered: ${tool.name}`);
+    }
+    // The registry stores tools of heterogeneous argument types behind one signature.
+    this.#tools.set(tool.name, tool as Tool);
+    return this;
+  }
+
+  /** Add a middleware; the first one added runs outermost. */
+  use(middleware: ToolMiddleware): this {
+    this.#middlewares.push(middleware);
+    return this;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Registered names, sorted. */
+  names(): string[] {
+    return [...this.#tools.keys()].sort();
+  }
+
+  /** Definitions sorted by name, optionally limited to `only`. */
+  definitions(only?: readonly string[]): ToolDefinition[] {
+    const allowed = only ? new Set(only) : undefined;
+    return this.names()
+      .filter((name) => !allowed || allowed.has(name))
+      .map((name) => toolDefinition(this.#tools.get(name) as Tool));
+  }
+
+  /** Run one call through the middleware chain and the tool. Never throws for model mistakes. */
+  execute(ctx: ToolExecutionContext): Promise<ToolExecutionResult> {
+    const chain = this.#middlewares.reduceRight<
+      (c: ToolExecutionContext) => Promise<ToolExecutionResult>
+    >(
+      (next, middleware) => (c) => middleware(c, next),
+      (c) => this.#runTool(c),
+    );
+    return chain(ctx);
+  }
+
+  async #runTool(ctx: ToolExecutionContext): Promise<ToolExecutionResult> {
+    const { call } = ctx;
+    const tool = this.#tools.get(call.name);
+    if (!tool || !ctx.visibleToolNames.includes(call.name)) {
+      const visible = ctx.visibleToolNames.length > 0 ? ctx.visibleToolNames.join(', ') : 'none';
+      return failed(`unknown tool: ${JSON.stringify(call.name)}; available tools: ${visible}`, {
+        error_type: 'unknown_tool',
+      });
+    }
+    if (call.argumentsError !== undefined) {
+      return failed(`failed to parse tool arguments: ${call.argumentsError}`, {
+        error_type: 'invalid_arguments',
+      });
+    }
+    let args: unknown;
+    try {
+      args = tool.parse(call.arguments);
+    } catch (error) {
+      if (error instanceof ToolArgumentsError) {
+        return failed(`failed to parse tool arguments: ${error.message}`, {
+          error_type: 'invalid_arguments',
+        });
+      }
+      throw error;
+    }
+    const output = await tool.run(args, {
+      workdir: ctx.workdir,
+      signal: ctx.signal,
+      toolCallId: call.id,
+      ...(ctx.session ? { session: ctx.session } : {}),
+    });
+    return { status: 'completed', output };
+  }
+}
+
+function failed(content: string, metadata: Record<string, unknown>): ToolExecutionResult {
+  return { status: 'completed', output: { content, isError: true, metadata } };
+}

@@ -1,0 +1,116 @@
+import { stat } from 'node:fs/promises';
+import {
+  type Channel,
+  ConfigurationError,
+  type LLMProvider,
+  type Logger,
+  MainLoop,
+  type RunMode,
+  type RunResult,
+  SessionManager,
+  SessionMemoryStore,
+  validateSessionName,
+} from '@tiny-claw/core';
+import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
+import type { Settings } from '../settings/settings-schema.js';
+import type { AssembledTools } from './tool-factory.js';
+import { RUNTIME_VERSION } from './version.js';
+
+/** One request to run the agent. */
+export interface RunRequest {
+  prompt: string;
+  mode?: RunMode;
+  /** Session name; the default CLI session when omitted. */
+  session?: string;
+  maxSteps?: number;
+  channel?: Channel;
+  signal?: AbortSignal;
+}
+
+/** What `tiny-claw health` reports. Secrets are masked. */
+export interface HealthReport {
+  status: 'ok';
+  version: string;
+  provider: { name: string; reason: string; model: string };
+  tools: string[];
+  stateDir: string;
+  workdir: string;
+  settings: SettingRow[];
+}
+
+/**
+ * The assembled agent: the one object both the CLI and the server drive.
+ *
+ * @example
+ * const app = await createApplication(settings);
+ * const result = await app.run({ prompt: 'hello' });
+ */
+export class Application {
+  readonly #loop: MainLoop;
+  readonly #sessions: SessionManager;
+
+  constructor(
+    readonly settings: Settings,
+    /** Why this provider was picked, e.g. `auto: no OPENAI_API_KEY … configured`. */
+    readonly providerReason: string,
+    readonly provider: LLMProvider,
+    readonly tools: AssembledTools,
+    readonly logger: Logger,
+  ) {
+    this.#loop = new MainLoop({
+      provider,
+      tools: tools.registry,
+      memory: new SessionMemoryStore(settings.stateDir),
+      logger,
+      maxTokens: settings.maxTokens,
+      maxParallelTools: settings.maxParallelTools,
+    });
+    this.#sessions = new SessionManager({
+      stateDir: settings.stateDir,
+      workdir: settings.workdir,
+      logger,
+    });
+  }
+
+  /** Run the agent once in a CLI session of this application's workdir. */
+  async run(request: RunRequest): Promise<RunResult> {
+    await assertDirectory(this.settings.workdir);
+    const name = request.session === undefined ? undefined : validateSessionName(request.session);
+    const session = await this.#sessions.resolveCli(name);
+    return this.#loop.run({
+      prompt: request.prompt,
+      session,
+      visibleTools: this.tools.visible,
+      ...(request.mode ? { mode: request.mode } : {}),
+      ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }),
+      ...(request.channel ? { channel: request.channel } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
+
+  /** The effective configuration, without calling the model. */
+  health(): HealthReport {
+    return {
+      status: 'ok',
+      version: RUNTIME_VERSION,
+      provider: {
+        name: this.provider.name,
+        reason: this.providerReason,
+        model: this.provider.model ?? this.settings.model ?? this.provider.name,
+      },
+      tools: this.tools.visible,
+      stateDir: this.settings.stateDir,
+      workdir: this.settings.workdir,
+      settings: describeSettings(this.settings),
+    };
+  }
+}
+
+async function assertDirectory(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new ConfigurationError(
+      `The workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: set TINY_CLAW_WORKDIR or --workdir to an existing directory.`,
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import type { LLMProvider, Logger } from '@tiny-claw/core';
+import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
+import type { Settings } from '../settings/settings-schema.js';
+import { Application } from './application.js';
+import { createProvider } from './provider-factory.js';
+import { createStderrLogger } from './stderr-logger.js';
+import { assembleTools } from './tool-factory.js';
+
+/** Parts a caller may supply instead of the ones built from settings (tests, embedding). */
+export interface ApplicationOverrides {
+  provider?: LLMProvider;
+  logger?: Logger;
+}
+
+/**
+ * Assemble the application from validated settings: provider, tools and policy, sessions, memory.
+ * Throws `ConfigurationError` (exit 78) for anything the user must fix.
+ *
+ * @example
+ * const settings = loadSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
+ * const app = await createApplication(settings);
+ */
+export async function createApplication(
+  settings: Settings,
+  overrides: ApplicationOverrides = {},
+): Promise<Application> {
+  const logger = overrides.logger ?? createStderrLogger(settings.logLevel);
+  const tools = assembleTools(settings);
+  if (overrides.provider) {
+    return new Application(settings, 'injected by the caller', overrides.provider, tools, logger);
+  }
+  const choice = chooseProvider(settings);
+  if (choice.name === 'openai' || choice.name === 'claude')
+    requireProviderKey(settings, choice.name);
+  const provider = await createProvider(settings, choice);
+  return new Application(settings, choice.reason, provider, tools, logger);
+}

@@ -1,0 +1,18 @@
+/**
+ * @tiny-claw/runtime — settings and `createApplication()`: the one assembly the CLI and the server
+ * share.
+ *
+ * @example
+ * import os from 'node:os';
+ * import { createApplication, loadSettings } from '@tiny-claw/runtime';
+ * const app = await createApplication(loadSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() }));
+ * console.log((await app.run({ prompt: 'hello' })).text);
+ *
+ * @module
+ */
+export { Application, type HealthReport, type RunRequest } from './app/application.js';
+export { type ApplicationOverrides, createApplication } from './app/create-application.js';
+export { createStderrLogger } from './app/stderr-logger.js';
+export { type AssembledTools, assembleTools } from './app/tool-factory.js';
+export { RUNTIME_VERSION } from './app/version.js';
+export * from './settings/index.js';

@@ -1,0 +1,117 @@
+import { type FoundSetting, SettingLookup } from './setting-lookup.js';
+import { SETTING_VARIABLES, type SettingVariable } from './setting-variables.js';
+import { InvalidSettingsError, invalidValueLine } from './settings-error.js';
+import type { SettingSource, Settings } from './settings-schema.js';
+import type { PathContext } from './value-schemas.js';
+
+/**
+ * Inputs of {@link loadSettings}. Only the caller touches `process.env`, `process.cwd()` and the
+ * file system, so loading is pure and easy to test.
+ *
+ * @example
+ * const options: LoadSettingsOptions = { env: process.env, cwd: process.cwd(), homeDir: os.homedir() };
+ */
+export interface LoadSettingsOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly homeDir: string;
+  /** Values from a `.env` file; they only fill variables that are unset in `env`. */
+  readonly dotenv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Builds the validated, frozen {@link Settings} from the environment and an optional `.env` map.
+ * Every variable is checked before anything is reported, so one error lists every problem.
+ *
+ * @throws InvalidSettingsError (a ConfigurationError, exit code 78) with one line per problem, e.g.
+ *   `TINY_CLAW_MAX_TOKENS="abc" is invalid: expected an integer from 1 to 1000000.`
+ * @example
+ * const dotenv = await loadDotenv(path.join(process.cwd(), '.env'));
+ * const settings = loadSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir(), dotenv });
+ */
+export function loadSettings(options: LoadSettingsOptions): Settings {
+  const lookup = new SettingLookup(options.env, options.dotenv);
+  const context: PathContext = { cwd: options.cwd, homeDir: options.homeDir };
+  const problems: string[] = [];
+
+  const readFound = <T>(variable: SettingVariable<T>): { value: T; found?: FoundSetting } => {
+    const found = lookup.first([variable.name, ...variable.aliases], variable.emptyIsValue);
+    if (found === undefined) return { value: variable.fallback(context) };
+    const parsed = variable.schema(context).safeParse(found.raw);
+    if (parsed.success) return { value: parsed.data, found };
+    const expected = parsed.error.issues[0]?.message ?? 'the value could not be parsed';
+    problems.push(invalidValueLine(found.name, found.raw, expected, variable.secret));
+    return { value: variable.fallback(context) };
+  };
+  const read = <T>(variable: SettingVariable<T>): T => readFound(variable).value;
+
+  const v = SETTING_VARIABLES;
+  // Read in table order so the error lines come out in the order `health` lists the variables.
+  const settings: Settings = {
+    provider: read(v.provider),
+    model: read(v.model),
+    maxTokens: read(v.maxTokens),
+    stateDir: read(v.stateDir),
+    workdir: read(v.workdir),
+    enabledTools: read(v.enabledTools),
+    toolAllowlist: read(v.toolAllowlist),
+    toolDenylist: read(v.toolDenylist),
+    approvalProvider: read(v.approvalProvider),
+    approvalRequiredTools: read(v.approvalRequiredTools),
+    approvalTimeoutSeconds: read(v.approvalTimeoutSeconds),
+    traceMode: read(v.traceMode),
+    traceMaxPayloadChars: read(v.traceMaxPayloadChars),
+    logLevel: read(v.logLevel),
+    server: Object.freeze({ host: read(v.serverHost), port: read(v.serverPort) }),
+    contextMaxChars: read(v.contextMaxChars),
+    contextRetainLastMessages: read(v.contextRetainLastMessages),
+    maxParallelTools: read(v.maxParallelTools),
+    scriptPath: read(v.scriptPath),
+    openai: credentials(readFound(v.openaiApiKey), read(v.openaiBaseUrl)),
+    anthropic: credentials(readFound(v.anthropicApiKey), read(v.anthropicBaseUrl)),
+    feishu: Object.freeze({
+      ...defined('appId', read(v.feishuAppId)),
+      ...defined('appSecret', read(v.feishuAppSecret)),
+      ...defined('verificationToken', read(v.feishuVerificationToken)),
+      ...defined('encryptKey', read(v.feishuEncryptKey)),
+      eventPath: read(v.feishuEventPath),
+      approvers: read(v.feishuApprovers),
+    }),
+    sources: collectSources(lookup),
+  };
+
+  // A script that is set but invalid has already been reported above.
+  if (settings.provider === 'scripted' && lookup.get(v.scriptPath.name, false) === undefined) {
+    problems.push(
+      'TINY_CLAW_SCRIPT is required when TINY_CLAW_PROVIDER=scripted: set it to the path of a JSON script file.',
+    );
+  }
+  if (problems.length > 0) throw new InvalidSettingsError(problems);
+  return Object.freeze(settings);
+}
+
+function credentials(
+  key: { value: string | undefined; found?: FoundSetting },
+  baseUrl: string | undefined,
+): Settings['openai'] {
+  return Object.freeze({
+    ...defined('apiKey', key.value),
+    ...(key.value === undefined ? {} : defined('apiKeySource', key.found?.name)),
+    ...defined('baseUrl', baseUrl),
+  });
+}
+
+/** Omits optional fields that have no value, so `'apiKey' in settings.openai` means "configured". */
+function defined<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+function collectSources(lookup: SettingLookup): Readonly<Record<string, SettingSource>> {
+  const sources: Record<string, SettingSource> = {};
+  for (const variable of Object.values(SETTING_VARIABLES)) {
+    for (const name of [variable.name, ...variable.aliases]) {
+      sources[name] = lookup.sourceOf(name, variable.emptyIsValue);
+    }
+  }
+  return Object.freeze(sources);
+}

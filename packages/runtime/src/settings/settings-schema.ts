@@ -1,0 +1,102 @@
+import type { ToolName } from './value-schemas.js';
+
+/** Accepted values of `TINY_CLAW_PROVIDER`; `anthropic` is another name for `claude`. */
+export const PROVIDER_SETTINGS = [
+  'auto',
+  'openai',
+  'claude',
+  'anthropic',
+  'echo',
+  'scripted',
+] as const;
+
+/** Accepted values of `TINY_CLAW_APPROVAL_PROVIDER`. */
+export const APPROVAL_PROVIDERS = ['auto', 'off', 'cli', 'feishu'] as const;
+
+/** Accepted values of `TINY_CLAW_TRACE_MODE`. */
+export const TRACE_MODES = ['off', 'metadata', 'replay'] as const;
+
+/** Log levels after normalisation (`warning` → `warn`, `critical` → `error`). */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** The value of `TINY_CLAW_PROVIDER`. */
+export type ProviderSetting = (typeof PROVIDER_SETTINGS)[number];
+
+/** The value of `TINY_CLAW_APPROVAL_PROVIDER`. */
+export type ApprovalProviderSetting = (typeof APPROVAL_PROVIDERS)[number];
+
+/** The value of `TINY_CLAW_TRACE_MODE`. */
+export type TraceModeSetting = (typeof TRACE_MODES)[number];
+
+/** The value of `TINY_CLAW_LOG_LEVEL`. */
+export type LogLevelSetting = (typeof LOG_LEVELS)[number];
+
+/** Where a variable's effective value came from. */
+export type SettingSource = 'env' | '.env' | 'default';
+
+/**
+ * Credentials and endpoint of one model vendor.
+ *
+ * @example
+ * const openai: ProviderCredentials = { apiKey: 'sk-…', apiKeySource: 'OPENAI_API_KEY' };
+ */
+export interface ProviderCredentials {
+  readonly apiKey?: string;
+  /** The variable the key was read from, e.g. `OPENAI_KEY` when an alias supplied it. */
+  readonly apiKeySource?: string;
+  readonly baseUrl?: string;
+}
+
+/**
+ * Feishu / Lark app settings used by the server and the Feishu approval provider.
+ *
+ * @example
+ * const feishu: FeishuSettings = { eventPath: '/api/events/feishu', approvers: ['ou_123'] };
+ */
+export interface FeishuSettings {
+  readonly appId?: string;
+  readonly appSecret?: string;
+  readonly verificationToken?: string;
+  readonly encryptKey?: string;
+  readonly eventPath: string;
+  /** Open ids of the people allowed to approve risky tool calls from a chat. */
+  readonly approvers: readonly string[];
+}
+
+/**
+ * The validated, frozen configuration of one tiny-claw process. Produced by `loadSettings`.
+ *
+ * @example
+ * const settings = loadSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
+ * settings.maxTokens; // 4096 unless TINY_CLAW_MAX_TOKENS says otherwise
+ */
+export interface Settings {
+  readonly provider: ProviderSetting;
+  readonly model: string | undefined;
+  readonly maxTokens: number;
+  /** Absolute directory for sessions, approvals, traces and usage. */
+  readonly stateDir: string;
+  /** Absolute directory the tools may touch. Whether it exists is checked by callers. */
+  readonly workdir: string;
+  readonly enabledTools: readonly ToolName[];
+  /** Empty means every enabled tool is allowed. */
+  readonly toolAllowlist: readonly ToolName[];
+  readonly toolDenylist: readonly ToolName[];
+  readonly approvalProvider: ApprovalProviderSetting;
+  readonly approvalRequiredTools: readonly ToolName[];
+  readonly approvalTimeoutSeconds: number;
+  readonly traceMode: TraceModeSetting;
+  readonly traceMaxPayloadChars: number;
+  readonly logLevel: LogLevelSetting;
+  readonly server: { readonly host: string; readonly port: number };
+  readonly contextMaxChars: number;
+  readonly contextRetainLastMessages: number;
+  readonly maxParallelTools: number;
+  /** Absolute path of the JSON script replayed by the `scripted` provider. */
+  readonly scriptPath: string | undefined;
+  readonly openai: ProviderCredentials;
+  readonly anthropic: ProviderCredentials;
+  readonly feishu: FeishuSettings;
+  /** For every known variable name (aliases included), where its effective value came from. */
+  readonly sources: Readonly<Record<string, SettingSource>>;
+}

@@ -1,0 +1,220 @@
+import { isAbsolute, resolve, sep } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Zod schemas that turn one raw environment string into a typed value. Every failure message is
+ * the "what is accepted" half of an error line: `VAR="value" is invalid: <message>.`
+ */
+
+/** The tools a settings list may name. */
+export const TOOL_NAMES = ['bash', 'edit', 'explore', 'read', 'write'] as const;
+
+/** A tool name accepted in `TINY_CLAW_ENABLED_TOOLS` and the other tool lists. */
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Where relative and `~` paths in settings are resolved from. */
+export interface PathContext {
+  readonly cwd: string;
+  readonly homeDir: string;
+}
+
+/**
+ * An integer in `[min, max]` written as plain decimal digits (so `1.5`, `1e3`, `-1` and `abc` fail).
+ *
+ * @example
+ * integerSchema(1, 65535).parse('8080'); // → 8080
+ */
+export function integerSchema(min: number, max?: number): z.ZodType<number, string> {
+  const expected =
+    max === undefined
+      ? `expected an integer of at least ${min}`
+      : `expected an integer from ${min} to ${max}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, expected)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, expected)
+        .max(max ?? Number.MAX_SAFE_INTEGER, expected),
+    );
+}
+
+/**
+ * One of `values`, compared after trimming and lower-casing; `aliases` map extra spellings onto
+ * accepted values.
+ *
+ * @example
+ * choiceSchema(['debug', 'warn'], { warning: 'warn' }).parse(' WARNING '); // → 'warn'
+ */
+export function choiceSchema<const T extends string>(
+  values: readonly T[],
+  aliases: Readonly<Record<string, T>> = {},
+): z.ZodType<T, string> {
+  const aliasNames = Object.keys(aliases);
+  const expected =
+    `expected one of: ${values.join(', ')}` +
+    (aliasNames.length > 0 ? ` (${aliasNames.join(' and ')} are also accepted)` : '');
+  return z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((value, ctx) => {
+      const accepted = (values as readonly string[]).includes(value)
+        ? (value as T)
+        : aliases[value];
+      if (accepted !== undefined) return accepted;
+      ctx.addIssue({ code: 'custom', message: expected, input: value });
+      return z.NEVER;
+    });
+}
+
+/**
+ * A comma-separated list of tool names: trimmed, lower-cased, de-duplicated and sorted. An empty
+ * string is the empty list.
+ *
+ * @example
+ * toolListSchema().parse(' Write, read ,read'); // → ['read', 'write']
+ */
+export function toolListSchema(): z.ZodType<readonly ToolName[], string> {
+  const expected = `expected a comma-separated list of: ${TOOL_NAMES.join(', ')}`;
+  return z.string().transform((value, ctx) => {
+    const names = splitList(value).map((name) => name.toLowerCase());
+    const unknown = [...new Set(names.filter((name) => !isToolName(name)))];
+    if (unknown.length > 0) {
+      const quoted = unknown.map((name) => JSON.stringify(name)).join(', ');
+      const noun = unknown.length === 1 ? 'tool' : 'tools';
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown ${noun} ${quoted}; ${expected}`,
+        input: value,
+      });
+      return z.NEVER;
+    }
+    return Object.freeze([...new Set(names as ToolName[])].sort());
+  });
+}
+
+/**
+ * A comma-separated list of ids without spaces (Feishu open ids): trimmed, de-duplicated, in the
+ * order given.
+ *
+ * @example
+ * idListSchema('Feishu open ids such as ou_123').parse('ou_a, ou_b,ou_a'); // → ['ou_a', 'ou_b']
+ */
+export function idListSchema(what: string): z.ZodType<readonly string[], string> {
+  const expected = `expected a comma-separated list of ${what}, without spaces inside an id`;
+  return z.string().transform((value, ctx) => {
+    const ids = splitList(value);
+    if (ids.some((id) => /\s/.test(id))) {
+      ctx.addIssue({ code: 'custom', message: expected, input: value });
+      return z.NEVER;
+    }
+    return Object.freeze([...new Set(ids)]);
+  });
+}
+
+/**
+ * An absolute `http:` or `https:` URL.
+ *
+ * @example
+ * httpUrlSchema().parse('http://127.0.0.1:8080/v1'); // → 'http://127.0.0.1:8080/v1'
+ */
+export function httpUrlSchema(): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .refine(
+      isHttpUrl,
+      'expected an absolute http:// or https:// URL such as https://api.example.com/v1',
+    );
+}
+
+/**
+ * A file system path: `~` and `~/…` are expanded against the home directory, then the path is
+ * resolved against the working directory. Existence is not checked.
+ *
+ * @example
+ * pathSchema({ cwd: '/repo', homeDir: '/home/me' }).parse('~/state'); // → '/home/me/state'
+ */
+export function pathSchema(context: PathContext): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .refine((path) => !path.includes('\0'), 'expected a file system path without NUL characters')
+    .transform((path) => resolveUserPath(path, context));
+}
+
+/**
+ * Expands a leading `~` and resolves `path` to an absolute path against `cwd`.
+ *
+ * @example
+ * resolveUserPath('notes', { cwd: '/repo', homeDir: '/home/me' }); // → '/repo/notes'
+ */
+export function resolveUserPath(path: string, context: PathContext): string {
+  let expanded = path;
+  if (path === '~') expanded = context.homeDir;
+  else if (path.startsWith('~/') || path.startsWith(`~${sep}`)) {
+    expanded = resolve(context.homeDir, path.slice(2));
+  }
+  return isAbsolute(expanded) ? resolve(expanded) : resolve(context.cwd, expanded);
+}
+
+/**
+ * A host name or IP address to listen on, without a scheme, path or spaces.
+ *
+ * @example
+ * hostSchema().parse('127.0.0.1'); // → '127.0.0.1'
+ */
+export function hostSchema(): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .regex(
+      /^[^\s/]+$/,
+      'expected a host name or IP address such as 127.0.0.1 or 0.0.0.0, without a scheme or path',
+    );
+}
+
+/**
+ * A request path that starts with `/`.
+ *
+ * @example
+ * urlPathSchema().parse('/api/events/feishu'); // → '/api/events/feishu'
+ */
+export function urlPathSchema(): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .regex(/^\/\S*$/, 'expected a URL path that starts with "/" and has no spaces');
+}
+
+/**
+ * Free text, trimmed.
+ *
+ * @example
+ * textSchema().parse(' gpt-5.4 '); // → 'gpt-5.4'
+ */
+export function textSchema(): z.ZodType<string, string> {
+  return z.string().trim();
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function isToolName(name: string): name is ToolName {
+  return (TOOL_NAMES as readonly string[]).includes(name);
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+}

@@ -1,0 +1,12 @@
+/**
+ * @tiny-claw/testkit (private) — helpers for tiny-claw's own tests: temp workspaces, script files
+ * for the scripted provider, and a CLI runner with a clean environment.
+ *
+ * @example
+ * import { createTempWorkspace, runCli, writeScript } from '@tiny-claw/testkit';
+ *
+ * @module
+ */
+export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
+export { writeScript } from './script-file.js';
+export { createTempWorkspace, type TempWorkspace } from './temp-workspace.js';

@@ -1,0 +1,163 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkDependencyLaw, importSpecifiers } from './dependency-law.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const temps: string[] = [];
+
+/** A minimal repo: core, tools, a provider package and the cli app, each with one source file. */
+function fixture(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'tc-deplaw-'));
+  temps.push(root);
+  const base: Record<string, string> = {
+    'packages/core/package.json': JSON.stringify({
+      name: '@tiny-claw/core',
+      peerDependencies: { zod: '^4' },
+    }),
+    'packages/core/src/index.ts':
+      "import { z } from 'zod';\nimport { readFile } from 'node:fs/promises';\nexport * from './loop.js';\n",
+    'packages/tools/package.json': JSON.stringify({
+      name: '@tiny-claw/tools',
+      dependencies: { '@tiny-claw/core': 'workspace:^' },
+    }),
+    'packages/tools/src/index.ts': "import { defineTool } from '@tiny-claw/core';\n",
+    'packages/providers-openai/package.json': JSON.stringify({
+      name: '@tiny-claw/providers-openai',
+      dependencies: { '@tiny-claw/core': 'workspace:^', openai: '^6' },
+    }),
+    'packages/providers-openai/src/index.ts':
+      "const { default: OpenAI } = await import('openai');\n",
+    'apps/cli/package.json': JSON.stringify({
+      name: 'tiny-claw',
+      dependencies: { '@tiny-claw/core': 'workspace:^' },
+    }),
+    'apps/cli/src/main.ts': "import { MainLoop } from '@tiny-claw/core';\n",
+  };
+  for (const [path, text] of Object.entries({ ...base, ...files })) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dependency law (SPEC §2)', () => {
+  it('holds for this repository', () => {
+    expect(checkDependencyLaw(repoRoot)).toEqual([]);
+  });
+
+  it('holds for a clean fixture', () => {
+    expect(checkDependencyLaw(fixture({}))).toEqual([]);
+  });
+
+  it('rule 1: fails when core imports a vendor SDK', () => {
+    const root = fixture({ 'packages/core/src/llm.ts': "import OpenAI from 'openai';\n" });
+    expect(checkDependencyLaw(root)).toEqual([
+      expect.objectContaining({
+        rule: 1,
+        where: 'packages/core/src/llm.ts',
+        message: 'core must not import openai',
+      }),
+    ]);
+  });
+
+  it('rule 1: fails when core lazily imports another workspace package', () => {
+    const root = fixture({
+      'packages/core/src/lazy.ts': "export const t = () => import('@tiny-claw/tools');\n",
+    });
+    expect(checkDependencyLaw(root).map((v) => v.rule)).toEqual([1]);
+  });
+
+  it('rule 1: fails when core declares a dependency on a sibling package', () => {
+    const root = fixture({
+      'packages/core/package.json': JSON.stringify({
+        name: '@tiny-claw/core',
+        dependencies: { '@tiny-claw/tools': 'workspace:^' },
+      }),
+    });
+    expect(checkDependencyLaw(root)).toEqual([expect.objectContaining({ rule: 1 })]);
+  });
+
+  it('rule 1: fails when core imports a built-in without the node: protocol', () => {
+    const root = fixture({ 'packages/core/src/fs.ts': "import fs from 'fs';\n" });
+    expect(checkDependencyLaw(root).map((v) => v.rule)).toEqual([1]);
+  });
+
+  it('rule 2: fails when a vendor SDK is a runtime dependency outside its owner', () => {
+    const root = fixture({
+      'packages/tools/package.json': JSON.stringify({
+        name: '@tiny-claw/tools',
+        dependencies: { '@tiny-claw/core': 'workspace:^', '@anthropic-ai/sdk': '^1' },
+      }),
+    });
+    expect(checkDependencyLaw(root)).toEqual([
+      expect.objectContaining({ rule: 2, message: expect.stringContaining('@anthropic-ai/sdk') }),
+    ]);
+  });
+
+  it('rule 2: allows a vendor SDK as a devDependency used only by tests elsewhere', () => {
+    const root = fixture({
+      'packages/tools/package.json': JSON.stringify({
+        name: '@tiny-claw/tools',
+        dependencies: { '@tiny-claw/core': 'workspace:^' },
+        devDependencies: { openai: '^6' },
+      }),
+      'packages/tools/src/wire.test.ts': "import OpenAI from 'openai';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([]);
+  });
+
+  it('rule 2: fails when non-test source imports a vendor SDK it does not own', () => {
+    const root = fixture({ 'packages/tools/src/net.ts': "import { Hono } from 'hono';\n" });
+    expect(checkDependencyLaw(root)).toEqual([
+      expect.objectContaining({ rule: 2, where: 'packages/tools/src/net.ts' }),
+    ]);
+  });
+
+  it('rule 3: fails when a package imports from apps/', () => {
+    const root = fixture({
+      'packages/tools/src/bad.ts': "import { main } from '../../../apps/cli/src/main.js';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([expect.objectContaining({ rule: 3 })]);
+  });
+
+  it('rule 3: fails when a package depends on an app', () => {
+    const root = fixture({
+      'packages/tools/package.json': JSON.stringify({
+        name: '@tiny-claw/tools',
+        dependencies: { '@tiny-claw/core': 'workspace:^', 'tiny-claw': 'workspace:*' },
+      }),
+    });
+    expect(checkDependencyLaw(root).map((v) => v.rule)).toEqual([3]);
+  });
+
+  it('fails when a workspace package is imported without being declared', () => {
+    const root = fixture({
+      'packages/tools/src/x.ts': "import type { Foo } from '@tiny-claw/providers-openai';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([expect.objectContaining({ rule: 4 })]);
+  });
+});
+
+describe('importSpecifiers', () => {
+  it('finds static, type-only, re-export, dynamic and require forms', () => {
+    const source = [
+      "import a from 'a';",
+      "import type { B } from 'b';",
+      "import {\n  c,\n} from 'c';",
+      "export * from './d.js';",
+      "export { e } from 'e';",
+      "const f = await import('f');",
+      "const g = require('g');",
+      "import 'h';",
+      'const text = \'not an import from "x"\';',
+    ].join('\n');
+    expect(importSpecifiers(source)).toEqual(['a', 'b', 'c', './d.js', 'e', 'f', 'g', 'h']);
+  });
+});
