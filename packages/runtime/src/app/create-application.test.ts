@@ -38,13 +38,19 @@ describe('createApplication', () => {
 
   it('loads the scripted provider from TINY_CLAW_SCRIPT and rejects a bad script at start-up', async () => {
     await ws.write('script.json', JSON.stringify({ turns: [{ text: 'scripted answer' }] }));
-    const app = await createApplication(settingsWith({ TINY_CLAW_PROVIDER: 'scripted', TINY_CLAW_SCRIPT: 'script.json' }), {
-      logger: silent,
-    });
+    const app = await createApplication(
+      settingsWith({ TINY_CLAW_PROVIDER: 'scripted', TINY_CLAW_SCRIPT: 'script.json' }),
+      {
+        logger: silent,
+      },
+    );
     expect((await app.run({ prompt: 'x' })).text).toBe('scripted answer');
     await ws.write('bad.json', '{"turns": 3}');
     await expect(
-      createApplication(settingsWith({ TINY_CLAW_PROVIDER: 'scripted', TINY_CLAW_SCRIPT: 'bad.json' }), { logger: silent }),
+      createApplication(
+        settingsWith({ TINY_CLAW_PROVIDER: 'scripted', TINY_CLAW_SCRIPT: 'bad.json' }),
+        { logger: silent },
+      ),
     ).rejects.toThrow(ConfigurationError);
   });
 
@@ -52,43 +58,58 @@ describe('createApplication', () => {
     const provider = new ScriptedProvider({
       turns: [{ tool_calls: [{ name: 'read', arguments: { path: 'a.txt' } }] }, { text: 'done' }],
     });
-    const app = await createApplication(settingsWith({ TINY_CLAW_TOOL_DENYLIST: 'read' }), { provider, logger: silent });
+    const app = await createApplication(settingsWith({ TINY_CLAW_TOOL_DENYLIST: 'read' }), {
+      provider,
+      logger: silent,
+    });
     expect(app.health().tools).toEqual([]);
     await app.run({ prompt: 'x' });
     expect(provider.requests[0]?.tools).toEqual([]);
     const observation = provider.requests[1]?.messages.find((m) => m.role === 'tool');
     expect(observation?.content).toContain('TINY_CLAW_TOOL_DENYLIST');
-    expect(observation?.metadata).toMatchObject({ error_type: 'tool_policy_denied', tool_policy: 'denylist' });
+    expect(observation?.metadata).toMatchObject({
+      error_type: 'tool_policy_denied',
+      tool_policy: 'denylist',
+    });
     expect(observation?.content).not.toContain('alpha');
   });
 
   it('refuses an enabled tool this version cannot build, naming what is available', async () => {
-    await expect(createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,bash' }), { logger: silent })).rejects.toThrow(
-      /TINY_CLAW_ENABLED_TOOLS names bash.*available tools: read/,
-    );
+    await expect(
+      createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,bash' }), { logger: silent }),
+    ).rejects.toThrow(/TINY_CLAW_ENABLED_TOOLS names bash.*available tools: read/);
   });
 
   it('registers no tools when TINY_CLAW_ENABLED_TOOLS is empty', async () => {
-    const app = await createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: '' }), { logger: silent });
+    const app = await createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: '' }), {
+      logger: silent,
+    });
     expect(app.health().tools).toEqual([]);
   });
 
   it('fails a run with a configuration error when the workdir does not exist', async () => {
-    const app = await createApplication(settingsWith({ TINY_CLAW_WORKDIR: ws.path('missing') }), { logger: silent });
+    const app = await createApplication(settingsWith({ TINY_CLAW_WORKDIR: ws.path('missing') }), {
+      logger: silent,
+    });
     await expect(app.run({ prompt: 'x' })).rejects.toThrow(/does not exist: set TINY_CLAW_WORKDIR/);
   });
 
   it('writes the run to the session memory under the state dir', async () => {
     const app = await createApplication(settingsWith(), { logger: silent });
     const result = await app.run({ prompt: 'note this', session: 'work' });
-    const memory = await readFile(ws.path(`.state/sessions/${result.sessionKey}/memory.jsonl`), 'utf8');
+    const memory = await readFile(
+      ws.path(`.state/sessions/${result.sessionKey}/memory.jsonl`),
+      'utf8',
+    );
     expect(memory).toContain('"last_prompt"');
     expect(memory).toContain('note this');
     expect(result.sessionKey).toMatch(/^cli-[0-9a-f]{12}-work$/);
   });
 
   it('keeps RUNTIME_VERSION in step with package.json', async () => {
-    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    const manifest = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    );
     expect(RUNTIME_VERSION).toBe(manifest.version);
   });
 });
