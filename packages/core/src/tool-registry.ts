@@ -93,6 +93,7 @@ export class ToolRegistry {
       signal: ctx.signal,
       toolCallId: call.id,
       ...(ctx.session ? { session: ctx.session } : {}),
+      ...(ctx.runId ? { runId: ctx.runId } : {}),
     });
     return { status: 'completed', output };
   }

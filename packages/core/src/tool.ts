@@ -14,6 +14,8 @@ export interface ToolOutput {
 export interface ToolContext {
   workdir: string;
   session?: SessionRef;
+  /** Id of the run this call belongs to (tools may keep per-run state, e.g. which files were read). */
+  runId?: string;
   signal: AbortSignal;
   toolCallId: string;
 }
@@ -90,6 +92,7 @@ export interface ToolExecutionContext {
   call: ToolCall;
   workdir: string;
   session?: SessionRef;
+  runId?: string;
   signal: AbortSignal;
   /** Names the model was shown on this step; calls outside it are unknown tools. */
   visibleToolNames: readonly string[];

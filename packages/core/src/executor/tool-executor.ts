@@ -15,6 +15,7 @@ export interface ExecuteBatchOptions {
   registry: ToolRegistry;
   workdir: string;
   session?: SessionRef;
+  runId?: string;
   signal: AbortSignal;
   visibleToolNames: readonly string[];
   /** Cap on concurrently running parallel-safe calls (≥ 1). */
@@ -143,6 +144,7 @@ async function runOne(
       visibleToolNames: options.visibleToolNames,
       metadata: { ...options.metadata, tool_call_index: index },
       ...(options.session ? { session: options.session } : {}),
+      ...(options.runId ? { runId: options.runId } : {}),
     });
   } catch (error) {
     // A tool or middleware bug must never crash the run: the model gets an error observation.

@@ -227,6 +227,7 @@ export class MainLoop {
         registry: this.#tools,
         workdir: options.session.workdir,
         session: options.session,
+        runId: state.runId,
         signal: state.signal,
         visibleToolNames: visible,
         maxParallel: this.#maxParallel,
