@@ -4,6 +4,8 @@ export interface Output {
   stderr(text: string): void;
   /** Whether stderr is a colour-capable terminal. */
   color: boolean;
+  /** Whether stdout is an interactive terminal (answers stream there live). */
+  interactive: boolean;
 }
 
 /** The process streams. */
@@ -12,5 +14,6 @@ export function processOutput(): Output {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     color: Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined,
+    interactive: Boolean(process.stdout.isTTY),
   };
 }

@@ -2,37 +2,66 @@ import type { Channel, ToolCall } from '@tiny-claw/core';
 
 const ARGS_PREVIEW = 160;
 
-/** Progress of a run as lines on a stream (stderr), so stdout carries only the answer. */
-export function createTerminalChannel(
-  write: (text: string) => void,
-  options: { color: boolean },
-): Channel {
-  const paint = (code: string, text: string) =>
-    options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+/** Where the terminal channel writes, and whether the answer streams to stdout as it arrives. */
+export interface TerminalChannelOptions {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  color: boolean;
+  /** Stream assistant text to stdout live (an interactive terminal); otherwise only progress lines. */
+  streamToStdout: boolean;
+}
+
+/** A channel that also remembers whether the final answer was already shown. */
+export interface TerminalChannel extends Channel {
+  /** The text streamed for the most recent assistant turn ('' when nothing was streamed). */
+  lastStreamedText(): string;
+}
+
+/**
+ * Progress of a run for a terminal: step, tool-call and tool-result lines on stderr, and — when
+ * attached to an interactive terminal — the assistant's text on stdout as it arrives.
+ *
+ * @example
+ * const channel = createTerminalChannel({ stdout, stderr, color: true, streamToStdout: true });
+ */
+export function createTerminalChannel(options: TerminalChannelOptions): TerminalChannel {
+  const { stdout, stderr } = options;
+  const paint = (code: string, text: string) => (options.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  let streamed = '';
   return {
+    lastStreamedText: () => streamed,
     onStep: ({ step, maxSteps, phase }) => {
-      write(`${paint('2', `· step ${step}/${maxSteps} (${phase})`)}\n`);
+      streamed = '';
+      stderr(`${paint('2', `· step ${step}/${maxSteps} (${phase})`)}\n`);
+    },
+    onTextDelta: (text) => {
+      if (!options.streamToStdout) return;
+      streamed += text;
+      stdout(text);
     },
     onAssistantMessage: ({ text, toolCalls }) => {
-      // The final answer goes to stdout; only the text that accompanies tool calls is progress.
-      if (toolCalls > 0 && text.trim()) write(`${text.trim()}\n`);
+      if (options.streamToStdout) {
+        if (streamed && !streamed.endsWith('\n')) stdout('\n');
+        return;
+      }
+      // Piped output: the final answer goes to stdout at the end; text beside tool calls is progress.
+      if (toolCalls > 0 && text.trim()) stderr(`${text.trim()}\n`);
     },
     onToolCall: ({ call }) => {
-      write(`${paint('36', `→ ${call.name}`)} ${previewArgs(call)}\n`);
+      stderr(`${paint('36', `→ ${call.name}`)} ${previewArgs(call)}\n`);
     },
     onToolResult: ({ call, output }) => {
       const firstLine = output.content.split('\n', 1)[0] ?? '';
       const summary = output.isError
         ? paint('31', `← ${call.name} failed: ${truncate(firstLine, 200)}`)
         : paint('32', `← ${call.name} ok (${output.content.length} chars)`);
-      write(`${summary}\n`);
+      stderr(`${summary}\n`);
     },
   };
 }
 
 function previewArgs(call: ToolCall): string {
-  if (call.argumentsError)
-    return `(unparseable arguments: ${truncate(call.argumentsError, ARGS_PREVIEW)})`;
+  if (call.argumentsError) return `(unparseable arguments: ${truncate(call.argumentsError, ARGS_PREVIEW)})`;
   return truncate(JSON.stringify(call.arguments), ARGS_PREVIEW);
 }
 

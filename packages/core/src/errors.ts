@@ -37,18 +37,34 @@ export class ConfigurationError extends TinyClawError {
   }
 }
 
-/** A model provider failed. Exit code 70. */
+/** What kind of provider failure happened; the loop reacts to some kinds (e.g. compaction). */
+export type ProviderErrorKind =
+  | 'auth'
+  | 'not_found'
+  | 'bad_request'
+  | 'context_length'
+  | 'rate_limit'
+  | 'server'
+  | 'connection'
+  | 'timeout'
+  | 'incomplete_stream'
+  | 'invalid_response'
+  | 'unknown';
+
+/** A model provider failed. Exit code 70. Messages never contain API keys. */
 export class ProviderError extends TinyClawError {
   readonly isRetryable: boolean;
   readonly status: number | undefined;
+  readonly kind: ProviderErrorKind;
 
   constructor(
     message: string,
-    options: { cause?: unknown; isRetryable?: boolean; status?: number } = {},
+    options: { cause?: unknown; isRetryable?: boolean; status?: number; kind?: ProviderErrorKind } = {},
   ) {
     super(message, { cause: options.cause, code: 'provider', exitCode: 70 });
     this.isRetryable = options.isRetryable ?? false;
     this.status = options.status;
+    this.kind = options.kind ?? 'unknown';
   }
 }
 

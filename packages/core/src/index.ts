@@ -17,6 +17,7 @@ export {
   type ErrorCode,
   errorMessage,
   ProviderError,
+  type ProviderErrorKind,
   StateError,
   TinyClawError,
   ToolError,

@@ -29,6 +29,8 @@ export interface LLMResponse {
   model?: string;
   usage?: LLMUsage;
   stopReason?: string;
+  /** Estimated cost of this call in USD, when a price is known (set by the usage tracker). */
+  costUsd?: number;
 }
 
 /** Per-call options: a cancel signal and a sink for streamed text. */

@@ -31,6 +31,12 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  const channel = createTerminalChannel({
+    stdout: out.stdout,
+    stderr: out.stderr,
+    color: out.color,
+    streamToStdout: out.interactive && !args.json,
+  });
   let result: RunResult;
   try {
     result = await app.run({
@@ -38,7 +44,7 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
       mode: args.mode,
       maxSteps: args.maxSteps,
       signal: controller.signal,
-      channel: createTerminalChannel(out.stderr, { color: out.color }),
+      channel,
       ...(args.session === undefined ? {} : { session: args.session }),
     });
   } finally {
@@ -49,7 +55,9 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
     out.stdout(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     if (result.stopReason === 'provider_error') out.stderr(`tiny-claw: ${result.text}\n`);
-    else out.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    else if (channel.lastStreamedText() !== result.text || result.text === '') {
+      out.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    }
   }
   out.stderr(`${summary(result)}\n`);
   return exitCodeForStopReason(result.stopReason);

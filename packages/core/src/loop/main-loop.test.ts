@@ -287,4 +287,84 @@ describe('MainLoop', () => {
       /mode plan/,
     );
   });
+
+  it('retries once after aggressive compaction when the provider reports a context-length error', async () => {
+    const requests: LLMRequest[] = [];
+    let calls = 0;
+    const provider: LLMProvider = {
+      name: 'picky',
+      complete: async (req) => {
+        requests.push(req);
+        calls += 1;
+        if (calls === 2) throw new ProviderError('prompt is too long', { kind: 'context_length', status: 400 });
+        if (calls === 1) {
+          return { message: { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'note', arguments: { text: 'x'.repeat(5000) } }] }, provider: 'picky' };
+        }
+        return { message: { role: 'assistant', content: 'fits now' }, provider: 'picky' };
+      },
+    };
+    const loop = new MainLoop({ provider, tools: new ToolRegistry().register(noteTool), memory: new InMemoryMemory() });
+    const result = await loop.run({ prompt: 'go', session: testSession() });
+    expect(result).toMatchObject({ stopReason: 'final', text: 'fits now', steps: 2 });
+    const retried = requests[2]?.messages.find((m) => m.role === 'tool')?.content ?? '';
+    expect(retried.length).toBeLessThan(5000);
+  });
+
+  it('gives up with provider_error when the request is still too long after one retry', async () => {
+    let calls = 0;
+    const provider: LLMProvider = {
+      name: 'picky',
+      complete: async () => {
+        calls += 1;
+        throw new ProviderError('context_length_exceeded', { kind: 'context_length', status: 400 });
+      },
+    };
+    const loop = new MainLoop({ provider, tools: new ToolRegistry(), memory: new InMemoryMemory() });
+    const result = await loop.run({ prompt: 'go', session: testSession() });
+    expect(result.stopReason).toBe('provider_error');
+    expect(calls).toBe(2);
+  });
+
+  it('compacts a huge tool output in the request only, keeping it whole in the run history', async () => {
+    const huge = `START${'y'.repeat(300_000)}END`;
+    const bigTool = defineTool({
+      name: 'dump',
+      description: 'dumps',
+      parallelSafe: true,
+      schema: z.object({}),
+      run: async () => ({ content: huge, isError: false }),
+    });
+    const provider = new ScriptedProvider({
+      turns: [{ tool_calls: [{ name: 'dump' }] }, { tool_calls: [{ name: 'dump' }] }, { text: 'ok' }],
+    });
+    const loop = new MainLoop({
+      provider,
+      tools: new ToolRegistry().register(bigTool),
+      memory: new InMemoryMemory(),
+      compaction: { maxChars: 120_000, retainLastMessages: 1 },
+    });
+    await loop.run({ prompt: 'go', session: testSession() });
+    const third = (provider.requests[2] as LLMRequest).messages.filter((m) => m.role === 'tool');
+    expect(third[0]?.content).toContain('Earlier tool output removed');
+    expect(third[1]?.content.length).toBeLessThan(10_000);
+    expect(third[1]?.content.startsWith('START')).toBe(true);
+    // Once over budget even the newest output is head/tail-trimmed in the request.
+    const second = (provider.requests[1] as LLMRequest).messages.filter((m) => m.role === 'tool');
+    expect(second[0]?.content.length).toBeLessThan(10_000);
+  });
+
+  it('adds up the estimated cost the provider reports per call', async () => {
+    let calls = 0;
+    const provider: LLMProvider = {
+      name: 'priced',
+      complete: async () => {
+        calls += 1;
+        return calls === 1
+          ? { message: { role: 'assistant', content: '', toolCalls: [{ id: '1', name: 'note', arguments: { text: 'a' } }] }, provider: 'priced', costUsd: 0.25 }
+          : { message: { role: 'assistant', content: 'done' }, provider: 'priced', costUsd: 0.5 };
+      },
+    };
+    const loop = new MainLoop({ provider, tools: new ToolRegistry().register(noteTool), memory: new InMemoryMemory() });
+    expect((await loop.run({ prompt: 'go', session: testSession() })).costUsd).toBe(0.75);
+  });
 });

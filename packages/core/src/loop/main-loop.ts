@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import {
+  type CompactionLevel,
+  type CompactionOptions,
+  compactForRequest,
+  DEFAULT_COMPACTION,
+} from '../context/compactor.js';
 import { ContextBuilder } from '../context/context-builder.js';
-import { ConfigurationError, errorMessage, TinyClawError } from '../errors.js';
+import { ConfigurationError, errorMessage, ProviderError, TinyClawError } from '../errors.js';
 import { executeBatch } from '../executor/tool-executor.js';
-import { type Message, msg } from '../messages.js';
+import { type Message, msg, type ToolDefinition } from '../messages.js';
 import { type Channel, notify } from '../observe/channel.js';
 import { type Logger, nullLogger } from '../observe/logger.js';
 import { nullTracer, type SpanHandle, type Tracer } from '../observe/tracer.js';
@@ -11,7 +17,7 @@ import type { SessionRef } from '../session/session-ref.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { RunMemoryFactory } from './memory-port.js';
 import { phaseForStep, toolPolicyForPhase } from './run-policy.js';
-import type { RunMode, RunResult, StopReason } from './run-types.js';
+import type { RunMode, RunResult, StopReason, ToolPolicy } from './run-types.js';
 import { loopText } from './strings.js';
 
 /** A model that keeps answering with nothing is stopped after this many empty turns in a row. */
@@ -32,6 +38,8 @@ export interface MainLoopOptions {
   maxTokens?: number;
   /** Cap on concurrently running parallel-safe tool calls (default 4). */
   maxParallelTools?: number;
+  /** Request-time compaction budget (default 120,000 chars, last 8 messages kept). */
+  compaction?: CompactionOptions;
 }
 
 /** One run's request. */
@@ -53,6 +61,7 @@ interface RunState {
   maxSteps: number;
   signal: AbortSignal;
   usage: LLMUsage | undefined;
+  costUsd: number | undefined;
   model: string | null;
   rootSpan: SpanHandle;
 }
@@ -74,6 +83,7 @@ export class MainLoop {
   readonly #logger: Logger;
   readonly #maxTokens: number | undefined;
   readonly #maxParallel: number;
+  readonly #compaction: CompactionOptions;
 
   constructor(options: MainLoopOptions) {
     this.#provider = options.provider;
@@ -84,6 +94,7 @@ export class MainLoop {
     this.#logger = options.logger ?? nullLogger;
     this.#maxTokens = options.maxTokens;
     this.#maxParallel = options.maxParallelTools ?? 4;
+    this.#compaction = options.compaction ?? DEFAULT_COMPACTION;
     if (!Number.isInteger(this.#maxParallel) || this.#maxParallel < 1) {
       throw new ConfigurationError(
         `maxParallelTools must be an integer of at least 1, got ${this.#maxParallel}`,
@@ -108,6 +119,7 @@ export class MainLoop {
       maxSteps,
       signal: options.signal ?? new AbortController().signal,
       usage: undefined,
+      costUsd: undefined,
       model: this.#provider.model ?? null,
       rootSpan: this.#tracer.startRun(
         'main',
@@ -163,19 +175,12 @@ export class MainLoop {
       );
       let response: LLMResponse;
       try {
-        response = await this.#provider.complete(
-          {
-            messages: [...messages],
-            tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
-            toolChoice: policy,
-            signal: state.signal,
-            ...(this.#maxTokens === undefined ? {} : { maxTokens: this.#maxTokens }),
-          },
-          {
-            signal: state.signal,
-            onTextDelta: (text) => notify(options.channel, this.#logger, 'onTextDelta', text),
-          },
-        );
+        response = await this.#callModel(state, messages, {
+          step,
+          tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
+          toolChoice: policy,
+          span: stepSpan,
+        });
       } catch (error) {
         stepSpan.end(state.signal.aborted ? 'cancelled' : 'error');
         if (state.signal.aborted) return this.#finish(state, 'cancelled', loopText.cancelled, step);
@@ -184,6 +189,7 @@ export class MainLoop {
         return this.#finish(state, 'provider_error', text, step);
       }
       state.usage = addUsage(state.usage, response.usage);
+      if (response.costUsd !== undefined) state.costUsd = (state.costUsd ?? 0) + response.costUsd;
       state.model = response.model ?? state.model;
       const assistant = response.message;
       const calls = assistant.toolCalls ?? [];
@@ -251,6 +257,46 @@ export class MainLoop {
     return this.#finish(state, 'max_steps_exhausted', lastText, maxSteps, memory);
   }
 
+  /**
+   * One model call on a compacted copy of the history. A context-length error gets exactly one
+   * retry after an aggressive compaction; the stored history is never changed.
+   */
+  async #callModel(
+    state: RunState,
+    history: readonly Message[],
+    call: { step: number; tools: ToolDefinition[]; toolChoice: ToolPolicy; span: SpanHandle },
+  ): Promise<LLMResponse> {
+    const attempt = (level: CompactionLevel) => {
+      const { messages, report } = compactForRequest(history, this.#compaction, level);
+      if (report.changed || report.overBudget) {
+        call.span.addEvent('context.compacted', { ...report });
+        const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} over_budget=${report.overBudget}`;
+        if (report.overBudget) this.#logger.warn(log);
+        else this.#logger.debug(log);
+      }
+      return this.#provider.complete(
+        {
+          messages: [...messages],
+          tools: call.tools,
+          toolChoice: call.toolChoice,
+          signal: state.signal,
+          ...(this.#maxTokens === undefined ? {} : { maxTokens: this.#maxTokens }),
+        },
+        {
+          signal: state.signal,
+          onTextDelta: (text) => notify(state.options.channel, this.#logger, 'onTextDelta', text),
+        },
+      );
+    };
+    try {
+      return await attempt('normal');
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.kind !== 'context_length' || state.signal.aborted) throw error;
+      this.#logger.warn('the model rejected the request as too long; retrying once after aggressive compaction');
+      return attempt('aggressive');
+    }
+  }
+
   async #finish(
     state: RunState,
     stopReason: StopReason,
@@ -294,6 +340,7 @@ export class MainLoop {
       provider: this.#provider.name,
       model: state.model,
       usage: state.usage ?? null,
+      ...(state.costUsd === undefined ? {} : { costUsd: state.costUsd }),
       ...extra,
       ...(trace ? { traceId: trace.traceId } : {}),
       ...(trace?.tracePath ? { tracePath: trace.tracePath } : {}),

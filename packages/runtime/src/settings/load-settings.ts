@@ -67,6 +67,9 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     contextRetainLastMessages: read(v.contextRetainLastMessages),
     maxParallelTools: read(v.maxParallelTools),
     scriptPath: read(v.scriptPath),
+    pricesPath: read(v.pricesPath),
+    stream: read(v.stream),
+    openaiTokenParameter: read(v.openaiTokenParameter),
     openai: credentials(readFound(v.openaiApiKey), read(v.openaiBaseUrl)),
     anthropic: credentials(readFound(v.anthropicApiKey), read(v.anthropicBaseUrl)),
     feishu: Object.freeze({

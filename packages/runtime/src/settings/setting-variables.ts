@@ -199,6 +199,26 @@ export const SETTING_VARIABLES = {
     fallback: unset,
     show: (s) => s.scriptPath,
   }),
+  pricesPath: variable<string | undefined>('TINY_CLAW_PRICES', {
+    description: 'JSON file of model prices (USD per 1M tokens) added to the built-in table.',
+    schema: pathSchema,
+    fallback: unset,
+    show: (s) => s.pricesPath,
+  }),
+  stream: variable('TINY_CLAW_STREAM', {
+    description: 'Stream model output as it is generated (on) or wait for whole answers (off).',
+    schema: () =>
+      choiceSchema(['on', 'off'], { true: 'on', false: 'off', '1': 'on', '0': 'off', yes: 'on', no: 'off' }),
+    fallback: () => 'on' as const,
+    show: (s) => s.stream,
+  }),
+  openaiTokenParameter: variable('TINY_CLAW_OPENAI_TOKEN_PARAMETER', {
+    description:
+      'Token-limit parameter sent to OpenAI: auto (max_completion_tokens for reasoning models), max_tokens or max_completion_tokens.',
+    schema: () => choiceSchema(['auto', 'max_tokens', 'max_completion_tokens']),
+    fallback: () => 'auto' as const,
+    show: (s) => s.openaiTokenParameter,
+  }),
   openaiApiKey: variable<string | undefined>('OPENAI_API_KEY', {
     aliases: ['OPENAI_KEY', 'TINY_CLAW_OPENAI_API_KEY'],
     description: 'OpenAI API key.',

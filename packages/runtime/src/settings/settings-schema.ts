@@ -94,6 +94,12 @@ export interface Settings {
   readonly maxParallelTools: number;
   /** Absolute path of the JSON script replayed by the `scripted` provider. */
   readonly scriptPath: string | undefined;
+  /** Absolute path of the user's price table (`TINY_CLAW_PRICES`). */
+  readonly pricesPath: string | undefined;
+  /** Whether providers stream their output. */
+  readonly stream: 'on' | 'off';
+  /** Which token-limit parameter the OpenAI provider sends. */
+  readonly openaiTokenParameter: 'auto' | 'max_tokens' | 'max_completion_tokens';
   readonly openai: ProviderCredentials;
   readonly anthropic: ProviderCredentials;
   readonly feishu: FeishuSettings;

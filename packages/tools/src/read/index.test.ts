@@ -173,13 +173,23 @@ describe('read refusals', () => {
     expect(out.content).toContain('binary file');
   });
 
-  it('refuses a UTF-16 file with a BOM with a note on its encoding (BOM before NUL sniff)', async () => {
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hi\n', 'utf16le')]);
-    await writeFile(path.join(root, 'u16.txt'), utf16);
-    const out = await read({ path: 'u16.txt' });
+  it('F25: decodes a UTF-16 file with a BOM as text (BOM checked before the NUL sniff)', async () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]);
+    await writeFile(path.join(root, 'u16le.txt'), le);
+    const out = await read({ path: 'u16le.txt' });
+    expect(out.isError).toBe(false);
+    expect(out.content).toContain('1: héllo\n2: wörld');
+    expect(out.content).toContain('decoded from UTF-16LE');
+    const be = Buffer.from([0xfe, 0xff, 0x00, 0x68, 0x00, 0x69, 0x00, 0x0a]);
+    await writeFile(path.join(root, 'u16be.txt'), be);
+    expect((await read({ path: 'u16be.txt' })).content).toContain('1: hi');
+  });
+
+  it('refuses a UTF-32 file with a note on converting it', async () => {
+    await writeFile(path.join(root, 'u32.txt'), Buffer.from([0xff, 0xfe, 0x00, 0x00, 0x68, 0, 0, 0]));
+    const out = await read({ path: 'u32.txt' });
     expect(out.isError).toBe(true);
-    expect(out.content).toContain('binary file');
-    expect(out.content).toContain('UTF-16LE');
+    expect(out.content).toContain('UTF-32LE');
     expect(out.content).toContain('iconv');
   });
 });

@@ -332,33 +332,37 @@ async function runRead(
     );
   }
 
+  const notes: string[] = [];
+  let text: string;
   const encoding = bomEncoding(data);
-  if (encoding) {
+  if (encoding === 'UTF-16LE' || encoding === 'UTF-16BE') {
+    // A UTF-16 text file is full of NUL bytes, so the BOM is checked before the binary sniff.
+    text = new TextDecoder(encoding.toLowerCase(), { fatal: false, ignoreBOM: false }).decode(data);
+    notes.push(`[note: decoded from ${encoding}; edits to this file are not supported, convert it to UTF-8 first]`);
+  } else if (encoding) {
     return fail(
-      `read refused: ${display} looks like a binary file to read — it starts with a ${encoding} byte-order mark, and read only decodes UTF-8. Note: it is probably ${encoding} text; convert a copy with bash, e.g. \`iconv -f ${encoding} -t UTF-8 ${resolved.relative}\`.`,
+      `read refused: ${display} starts with a ${encoding} byte-order mark, and read decodes only UTF-8 and UTF-16. Convert a copy with bash, e.g. \`iconv -f ${encoding} -t UTF-8 ${resolved.relative}\`.`,
       'binary_file',
       { encoding },
     );
-  }
-  let body: Uint8Array = data;
-  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) body = data.subarray(3);
-  if (looksBinary(body)) {
-    return fail(
-      `read refused: ${display} is a binary file (${formatSize(stats.size)}), not shown. Inspect it with bash (e.g. \`file\`, \`xxd | head\`) if needed.`,
-      'binary_file',
-      { size: stats.size },
-    );
-  }
-
-  const notes: string[] = [];
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
-  } catch {
-    text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
-    notes.push(
-      '[note: the file is not valid UTF-8; undecodable bytes are shown as U+FFFD (�), so do not copy those lines into edits]',
-    );
+  } else {
+    let body: Uint8Array = data;
+    if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) body = data.subarray(3);
+    if (looksBinary(body)) {
+      return fail(
+        `read refused: ${display} is a binary file (${formatSize(stats.size)}), not shown. Inspect it with bash (e.g. \`file\`, \`xxd | head\`) if needed.`,
+        'binary_file',
+        { size: stats.size },
+      );
+    }
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    } catch {
+      text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
+      notes.push(
+        '[note: the file is not valid UTF-8; undecodable bytes are shown as U+FFFD (�), so do not copy those lines into edits]',
+      );
+    }
   }
 
   if (text.length === 0) {
