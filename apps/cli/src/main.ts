@@ -1,4 +1,3 @@
-import { parseHealthArgs, parseRunArgs } from './args.js';
 import { ExitCode } from './exit-codes.js';
 import { mainHelp } from './help.js';
 import { type Output, processOutput } from './output.js';
@@ -7,7 +6,8 @@ import { cliVersion } from './version.js';
 
 /**
  * Entry point of the `tiny-claw` command. Returns the exit code; never throws.
- * Commands load the runtime lazily so `--help` and `--version` start fast.
+ * Everything beyond help and version (zod, the runtime, providers) is imported only when a command
+ * runs, so `--help` and `--version` start about as fast as Node itself.
  *
  * @example
  * process.exitCode = await main(process.argv.slice(2));
@@ -24,11 +24,17 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       return ExitCode.ok;
     }
     if (command === 'run') {
-      const { runCommand } = await import('./commands/run.js');
+      const [{ parseRunArgs }, { runCommand }] = await Promise.all([
+        import('./args.js'),
+        import('./commands/run.js'),
+      ]);
       return await runCommand(parseRunArgs(rest), out);
     }
     if (command === 'health') {
-      const { healthCommand } = await import('./commands/health.js');
+      const [{ parseHealthArgs }, { healthCommand }] = await Promise.all([
+        import('./args.js'),
+        import('./commands/health.js'),
+      ]);
       return await healthCommand(parseHealthArgs(rest), out);
     }
     throw new UsageError(`unknown command ${JSON.stringify(command)}: expected run or health`);
