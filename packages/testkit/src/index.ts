@@ -10,3 +10,23 @@
 export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
 export { writeScript } from './script-file.js';
 export { createTempWorkspace, type TempWorkspace } from './temp-workspace.js';
+export {
+  type FakeApi,
+  type FakeCutStep,
+  type FakeErrorStep,
+  type FakeLlmServer,
+  type FakeRawStep,
+  type FakeScript,
+  type FakeSseErrorStep,
+  type FakeStallStep,
+  type FakeStep,
+  type FakeToolCall,
+  type FakeTurnStep,
+  type FakeUsage,
+  fromScript,
+  NO_SCRIPTED_RESPONSE,
+  parseSse,
+  type RecordedRequest,
+  type SseEvent,
+  startFakeLlmServer,
+} from './fake-llm/index.js';
