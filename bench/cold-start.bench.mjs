@@ -2,7 +2,7 @@
 // same run (SPEC §13: ≤ 1.3× the floor).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { report, repoRoot, round, stats } from './lib.mjs';
+import { repoRoot, report, round, stats } from './lib.mjs';
 
 const bin = join(repoRoot, 'apps/cli/bin/tiny-claw.js');
 const runs = Number(process.env.BENCH_RUNS ?? 15);

@@ -36,11 +36,16 @@ export function slope(xs, ys) {
 export function report(name, rows, extra = {}) {
   for (const row of rows) {
     const mark = row.ok === undefined ? ' ' : row.ok ? '✓' : '✗';
-    console.log(`${mark} ${row.measure.padEnd(48)} ${String(row.value).padStart(14)}   goal ${row.goal}`);
+    console.log(
+      `${mark} ${row.measure.padEnd(48)} ${String(row.value).padStart(14)}   goal ${row.goal}`,
+    );
   }
   const file = join(benchDir, 'results', `${name}.json`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ name, at: new Date().toISOString(), node: process.version, rows, ...extra }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ name, at: new Date().toISOString(), node: process.version, rows, ...extra }, null, 2)}\n`,
+  );
 }
 
 export const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

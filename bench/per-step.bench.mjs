@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { report, repoRoot, round, slope, stats } from './lib.mjs';
+import { repoRoot, report, round, slope, stats } from './lib.mjs';
 
 const core = await import(join(repoRoot, 'packages/core/dist/index.js'));
 const tools = await import(join(repoRoot, 'packages/tools/dist/index.js'));
@@ -19,16 +19,28 @@ const provider = {
   async complete() {
     stamps.push(performance.now());
     this.calls += 1;
-    if (this.calls > steps) return { message: { role: 'assistant', content: 'done' }, provider: 'instant' };
+    if (this.calls > steps)
+      return { message: { role: 'assistant', content: 'done' }, provider: 'instant' };
     return {
-      message: { role: 'assistant', content: '', toolCalls: [{ id: `c${this.calls}`, name: 'read', arguments: { path: 'small.txt' } }] },
+      message: {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `c${this.calls}`, name: 'read', arguments: { path: 'small.txt' } }],
+      },
       provider: 'instant',
     };
   },
 };
 const registry = new core.ToolRegistry().register(tools.createReadTool());
-const loop = new core.MainLoop({ provider, tools: registry, memory: new core.SessionMemoryStore(join(dir, '.state')) });
-const session = await new core.SessionManager({ stateDir: join(dir, '.state'), workdir: dir }).resolveCli('bench');
+const loop = new core.MainLoop({
+  provider,
+  tools: registry,
+  memory: new core.SessionMemoryStore(join(dir, '.state')),
+});
+const session = await new core.SessionManager({
+  stateDir: join(dir, '.state'),
+  workdir: dir,
+}).resolveCli('bench');
 let rssAt20 = 0;
 const sampler = setInterval(() => {
   if (provider.calls <= 20) rssAt20 = Math.max(rssAt20, process.memoryUsage().rss);
@@ -45,8 +57,23 @@ const k = slope(
   gaps,
 );
 report('per-step', [
-  { measure: `per-step overhead over ${steps} steps, median ms`, value: round(s.median, 3), goal: '≤ 8 ms', ok: s.median <= 8 },
-  { measure: 'per-step overhead, p95 ms', value: round(s.p95, 3), goal: '≤ 25 ms', ok: s.p95 <= 25 },
+  {
+    measure: `per-step overhead over ${steps} steps, median ms`,
+    value: round(s.median, 3),
+    goal: '≤ 8 ms',
+    ok: s.median <= 8,
+  },
+  {
+    measure: 'per-step overhead, p95 ms',
+    value: round(s.p95, 3),
+    goal: '≤ 25 ms',
+    ok: s.p95 <= 25,
+  },
   { measure: 'slope, ms per step', value: round(k, 5), goal: '< 0.05', ok: k < 0.05 },
-  { measure: 'max RSS during the first 20 steps, MB', value: round(rssAt20 / 2 ** 20, 1), goal: '≤ 100 MB', ok: rssAt20 <= 100 * 2 ** 20 },
+  {
+    measure: 'max RSS during the first 20 steps, MB',
+    value: round(rssAt20 / 2 ** 20, 1),
+    goal: '≤ 100 MB',
+    ok: rssAt20 <= 100 * 2 ** 20,
+  },
 ]);

@@ -6,7 +6,9 @@ import { benchDir } from './lib.mjs';
 
 const only = process.argv[2];
 let failed = 0;
-for (const file of readdirSync(benchDir).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+for (const file of readdirSync(benchDir)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .sort()) {
   if (only && !file.includes(only)) continue;
   console.log(`\n== ${file}`);
   const result = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });

@@ -36,7 +36,11 @@ describe('terminal channel', () => {
     channel.onAssistantMessage?.({ step: 1, text: 'thinking', toolCalls: 1 });
     channel.onToolCall?.({ call, index: 0 });
     channel.onToolResult?.({ call, index: 0, output: { content: 'x\ny', isError: false } });
-    channel.onToolResult?.({ call, index: 0, output: { content: 'path does not exist: a.txt\nmore', isError: true } });
+    channel.onToolResult?.({
+      call,
+      index: 0,
+      output: { content: 'path does not exist: a.txt\nmore', isError: true },
+    });
     expect(out.stdout).toBe('');
     expect(channel.lastStreamedText()).toBe('');
     expect(out.stderr).toBe(
@@ -46,7 +50,10 @@ describe('terminal channel', () => {
 
   it('shows undecodable arguments instead of an empty object', () => {
     const { out, channel } = capture(false);
-    channel.onToolCall?.({ call: { ...call, arguments: {}, argumentsError: 'invalid JSON' }, index: 0 });
+    channel.onToolCall?.({
+      call: { ...call, arguments: {}, argumentsError: 'invalid JSON' },
+      index: 0,
+    });
     expect(out.stderr).toBe('→ read (unparseable arguments: invalid JSON)\n');
   });
 });

@@ -26,7 +26,8 @@ export interface TerminalChannel extends Channel {
  */
 export function createTerminalChannel(options: TerminalChannelOptions): TerminalChannel {
   const { stdout, stderr } = options;
-  const paint = (code: string, text: string) => (options.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const paint = (code: string, text: string) =>
+    options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
   let streamed = '';
   return {
     lastStreamedText: () => streamed,
@@ -61,7 +62,8 @@ export function createTerminalChannel(options: TerminalChannelOptions): Terminal
 }
 
 function previewArgs(call: ToolCall): string {
-  if (call.argumentsError) return `(unparseable arguments: ${truncate(call.argumentsError, ARGS_PREVIEW)})`;
+  if (call.argumentsError)
+    return `(unparseable arguments: ${truncate(call.argumentsError, ARGS_PREVIEW)})`;
   return truncate(JSON.stringify(call.arguments), ARGS_PREVIEW);
 }
 

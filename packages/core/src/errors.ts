@@ -59,7 +59,12 @@ export class ProviderError extends TinyClawError {
 
   constructor(
     message: string,
-    options: { cause?: unknown; isRetryable?: boolean; status?: number; kind?: ProviderErrorKind } = {},
+    options: {
+      cause?: unknown;
+      isRetryable?: boolean;
+      status?: number;
+      kind?: ProviderErrorKind;
+    } = {},
   ) {
     super(message, { cause: options.cause, code: 'provider', exitCode: 70 });
     this.isRetryable = options.isRetryable ?? false;

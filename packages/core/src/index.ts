@@ -4,6 +4,14 @@
  *
  * @module
  */
+
+export {
+  type CompactionLevel,
+  type CompactionOptions,
+  type CompactionReport,
+  compactForRequest,
+  DEFAULT_COMPACTION,
+} from './context/compactor.js';
 export {
   type BuildContextInput,
   ContextBuilder,
@@ -71,11 +79,30 @@ export {
   type Tracer,
 } from './observe/tracer.js';
 export {
+  currentModelCallScope,
+  type ModelCaller,
+  type ModelCallScope,
+  modelCallers,
+  withModelCallScope,
+} from './observe/call-scope.js';
+export { FileUsageRecorder, usageFilePath } from './observe/file-usage-recorder.js';
+export {
+  defaultPriceTable,
+  findModelPrice,
+  type ModelPrice,
+  mergePriceTables,
+  type PriceFile,
+  type PriceTable,
+  priceCall,
+  priceTableSchema,
+} from './observe/price-table.js';
+export {
   type UsageEvent,
   type UsageRecorder,
   usageEventSchema,
   usageSchema,
 } from './observe/usage.js';
+export { type UsageTrackingOptions, UsageTrackingProvider } from './observe/usage-tracking.js';
 export {
   addUsage,
   type CompleteOptions,

@@ -30,7 +30,8 @@ export const DEFAULT_COMPACTION: CompactionOptions = { maxChars: 120_000, retain
 
 const maskText = (name: string | undefined, length: number) =>
   `[Earlier tool output removed to save context. Tool: ${name ?? 'unknown'}. Original length: ${length} chars.]`;
-const cutMarker = (length: number) => `\n\n...[middle of the output cut; original length ${length} chars]...\n\n`;
+const cutMarker = (length: number) =>
+  `\n\n...[middle of the output cut; original length ${length} chars]...\n\n`;
 
 /**
  * Shrink a conversation for one request without touching the stored history: old tool results are

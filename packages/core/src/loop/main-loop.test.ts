@@ -296,14 +296,26 @@ describe('MainLoop', () => {
       complete: async (req) => {
         requests.push(req);
         calls += 1;
-        if (calls === 2) throw new ProviderError('prompt is too long', { kind: 'context_length', status: 400 });
+        if (calls === 2)
+          throw new ProviderError('prompt is too long', { kind: 'context_length', status: 400 });
         if (calls === 1) {
-          return { message: { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'note', arguments: { text: 'x'.repeat(5000) } }] }, provider: 'picky' };
+          return {
+            message: {
+              role: 'assistant',
+              content: '',
+              toolCalls: [{ id: 'a', name: 'note', arguments: { text: 'x'.repeat(5000) } }],
+            },
+            provider: 'picky',
+          };
         }
         return { message: { role: 'assistant', content: 'fits now' }, provider: 'picky' };
       },
     };
-    const loop = new MainLoop({ provider, tools: new ToolRegistry().register(noteTool), memory: new InMemoryMemory() });
+    const loop = new MainLoop({
+      provider,
+      tools: new ToolRegistry().register(noteTool),
+      memory: new InMemoryMemory(),
+    });
     const result = await loop.run({ prompt: 'go', session: testSession() });
     expect(result).toMatchObject({ stopReason: 'final', text: 'fits now', steps: 2 });
     const retried = requests[2]?.messages.find((m) => m.role === 'tool')?.content ?? '';
@@ -319,7 +331,11 @@ describe('MainLoop', () => {
         throw new ProviderError('context_length_exceeded', { kind: 'context_length', status: 400 });
       },
     };
-    const loop = new MainLoop({ provider, tools: new ToolRegistry(), memory: new InMemoryMemory() });
+    const loop = new MainLoop({
+      provider,
+      tools: new ToolRegistry(),
+      memory: new InMemoryMemory(),
+    });
     const result = await loop.run({ prompt: 'go', session: testSession() });
     expect(result.stopReason).toBe('provider_error');
     expect(calls).toBe(2);
@@ -335,7 +351,11 @@ describe('MainLoop', () => {
       run: async () => ({ content: huge, isError: false }),
     });
     const provider = new ScriptedProvider({
-      turns: [{ tool_calls: [{ name: 'dump' }] }, { tool_calls: [{ name: 'dump' }] }, { text: 'ok' }],
+      turns: [
+        { tool_calls: [{ name: 'dump' }] },
+        { tool_calls: [{ name: 'dump' }] },
+        { text: 'ok' },
+      ],
     });
     const loop = new MainLoop({
       provider,
@@ -360,11 +380,23 @@ describe('MainLoop', () => {
       complete: async () => {
         calls += 1;
         return calls === 1
-          ? { message: { role: 'assistant', content: '', toolCalls: [{ id: '1', name: 'note', arguments: { text: 'a' } }] }, provider: 'priced', costUsd: 0.25 }
+          ? {
+              message: {
+                role: 'assistant',
+                content: '',
+                toolCalls: [{ id: '1', name: 'note', arguments: { text: 'a' } }],
+              },
+              provider: 'priced',
+              costUsd: 0.25,
+            }
           : { message: { role: 'assistant', content: 'done' }, provider: 'priced', costUsd: 0.5 };
       },
     };
-    const loop = new MainLoop({ provider, tools: new ToolRegistry().register(noteTool), memory: new InMemoryMemory() });
+    const loop = new MainLoop({
+      provider,
+      tools: new ToolRegistry().register(noteTool),
+      memory: new InMemoryMemory(),
+    });
     expect((await loop.run({ prompt: 'go', session: testSession() })).costUsd).toBe(0.75);
   });
 });

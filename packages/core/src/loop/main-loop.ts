@@ -9,6 +9,7 @@ import { ContextBuilder } from '../context/context-builder.js';
 import { ConfigurationError, errorMessage, ProviderError, TinyClawError } from '../errors.js';
 import { executeBatch } from '../executor/tool-executor.js';
 import { type Message, msg, type ToolDefinition } from '../messages.js';
+import { withModelCallScope } from '../observe/call-scope.js';
 import { type Channel, notify } from '../observe/channel.js';
 import { type Logger, nullLogger } from '../observe/logger.js';
 import { nullTracer, type SpanHandle, type Tracer } from '../observe/tracer.js';
@@ -17,7 +18,7 @@ import type { SessionRef } from '../session/session-ref.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { RunMemoryFactory } from './memory-port.js';
 import { phaseForStep, toolPolicyForPhase } from './run-policy.js';
-import type { RunMode, RunResult, StopReason, ToolPolicy } from './run-types.js';
+import type { Phase, RunMode, RunResult, StopReason, ToolPolicy } from './run-types.js';
 import { loopText } from './strings.js';
 
 /** A model that keeps answering with nothing is stopped after this many empty turns in a row. */
@@ -62,6 +63,8 @@ interface RunState {
   signal: AbortSignal;
   usage: LLMUsage | undefined;
   costUsd: number | undefined;
+  /** A call reported usage but had no price: a total would be too low, so none is reported. */
+  unpricedCall: boolean;
   model: string | null;
   rootSpan: SpanHandle;
 }
@@ -120,6 +123,7 @@ export class MainLoop {
       signal: options.signal ?? new AbortController().signal,
       usage: undefined,
       costUsd: undefined,
+      unpricedCall: false,
       model: this.#provider.model ?? null,
       rootSpan: this.#tracer.startRun(
         'main',
@@ -177,6 +181,7 @@ export class MainLoop {
       try {
         response = await this.#callModel(state, messages, {
           step,
+          phase,
           tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
           toolChoice: policy,
           span: stepSpan,
@@ -190,6 +195,7 @@ export class MainLoop {
       }
       state.usage = addUsage(state.usage, response.usage);
       if (response.costUsd !== undefined) state.costUsd = (state.costUsd ?? 0) + response.costUsd;
+      else if (response.usage) state.unpricedCall = true;
       state.model = response.model ?? state.model;
       const assistant = response.message;
       const calls = assistant.toolCalls ?? [];
@@ -264,7 +270,13 @@ export class MainLoop {
   async #callModel(
     state: RunState,
     history: readonly Message[],
-    call: { step: number; tools: ToolDefinition[]; toolChoice: ToolPolicy; span: SpanHandle },
+    call: {
+      step: number;
+      phase: Phase;
+      tools: ToolDefinition[];
+      toolChoice: ToolPolicy;
+      span: SpanHandle;
+    },
   ): Promise<LLMResponse> {
     const attempt = (level: CompactionLevel) => {
       const { messages, report } = compactForRequest(history, this.#compaction, level);
@@ -274,25 +286,43 @@ export class MainLoop {
         if (report.overBudget) this.#logger.warn(log);
         else this.#logger.debug(log);
       }
-      return this.#provider.complete(
-        {
-          messages: [...messages],
-          tools: call.tools,
-          toolChoice: call.toolChoice,
-          signal: state.signal,
-          ...(this.#maxTokens === undefined ? {} : { maxTokens: this.#maxTokens }),
-        },
-        {
-          signal: state.signal,
-          onTextDelta: (text) => notify(state.options.channel, this.#logger, 'onTextDelta', text),
-        },
+      const scope = {
+        sessionKey: state.options.session.key,
+        runId: state.runId,
+        mode: state.mode,
+        phase: call.phase,
+        step: call.step,
+        caller: 'main_loop' as const,
+        parentSpan: call.span,
+      };
+      return withModelCallScope(scope, () =>
+        this.#provider.complete(
+          {
+            messages: [...messages],
+            tools: call.tools,
+            toolChoice: call.toolChoice,
+            signal: state.signal,
+            ...(this.#maxTokens === undefined ? {} : { maxTokens: this.#maxTokens }),
+          },
+          {
+            signal: state.signal,
+            onTextDelta: (text) => notify(state.options.channel, this.#logger, 'onTextDelta', text),
+          },
+        ),
       );
     };
     try {
       return await attempt('normal');
     } catch (error) {
-      if (!(error instanceof ProviderError) || error.kind !== 'context_length' || state.signal.aborted) throw error;
-      this.#logger.warn('the model rejected the request as too long; retrying once after aggressive compaction');
+      if (
+        !(error instanceof ProviderError) ||
+        error.kind !== 'context_length' ||
+        state.signal.aborted
+      )
+        throw error;
+      this.#logger.warn(
+        'the model rejected the request as too long; retrying once after aggressive compaction',
+      );
       return attempt('aggressive');
     }
   }
@@ -340,7 +370,7 @@ export class MainLoop {
       provider: this.#provider.name,
       model: state.model,
       usage: state.usage ?? null,
-      ...(state.costUsd === undefined ? {} : { costUsd: state.costUsd }),
+      ...(state.costUsd === undefined || state.unpricedCall ? {} : { costUsd: state.costUsd }),
       ...extra,
       ...(trace ? { traceId: trace.traceId } : {}),
       ...(trace?.tracePath ? { tracePath: trace.tracePath } : {}),

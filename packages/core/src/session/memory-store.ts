@@ -1,10 +1,9 @@
-import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errorMessage, StateError } from '../errors.js';
-import { ensureDir } from '../store/atomic-write.js';
 import { isErrnoError } from '../store/errno.js';
+import { appendJsonLines } from '../store/jsonl-append.js';
 import { sessionDirectory } from './session-key.js';
 import type { SessionRef } from './session-ref.js';
 
@@ -42,10 +41,6 @@ const NEWLINE = 0x0a;
 const CHUNK_SIZE = 64 * 1024;
 const DEFAULT_RECENT_LIMIT = 5;
 
-// Keyed by resolved path, so two stores on one file still take turns. In-process only; across
-// processes O_APPEND at least keeps every write at the end of the file.
-const appendQueues = new Map<string, Promise<void>>();
-
 /**
  * The JSONL memory of one session: `<dir>/memory.jsonl`, appended to, read from the end.
  *
@@ -72,13 +67,10 @@ export class FileMemoryStore {
   async append(entries: readonly MemoryEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const at = new Date().toISOString();
-    const text = entries
-      .map((entry) => {
-        const line: MemoryLine = { schemaVersion: 1, key: entry.key, value: entry.value, at };
-        return `${JSON.stringify(line)}\n`;
-      })
-      .join('');
-    await this.#serialized(() => this.#appendNow(text));
+    const lines = entries.map(
+      (entry): MemoryLine => ({ schemaVersion: 1, key: entry.key, value: entry.value, at }),
+    );
+    await appendJsonLines(this.path, lines, { label: 'the memory file' });
   }
 
   /**
@@ -106,38 +98,6 @@ export class FileMemoryStore {
       const formatted = formatLine(line);
       return formatted === undefined ? [] : [formatted];
     });
-  }
-
-  #serialized(task: () => Promise<void>): Promise<void> {
-    const previous = appendQueues.get(this.path) ?? Promise.resolve();
-    const run = previous.then(task);
-    const settled = run.catch(() => {});
-    appendQueues.set(this.path, settled);
-    void settled.then(() => {
-      if (appendQueues.get(this.path) === settled) appendQueues.delete(this.path);
-    });
-    return run;
-  }
-
-  async #appendNow(text: string): Promise<void> {
-    let handle: FileHandle | undefined;
-    try {
-      await ensureDir(dirname(this.path));
-      handle = await open(this.path, 'a+', 0o600);
-      const { size, mode } = await handle.stat();
-      // Memory holds prompts and answers: keep it private even if the file was created elsewhere.
-      if ((mode & 0o077) !== 0) await handle.chmod(0o600);
-      const repair = size > 0 && (await lastByte(handle, size)) !== NEWLINE ? '\n' : '';
-      await handle.writeFile(repair + text);
-      await handle.sync();
-    } catch (error) {
-      throw new StateError(
-        `Could not append to the memory file ${this.path}: ${errorMessage(error)}`,
-        { cause: error },
-      );
-    } finally {
-      await handle?.close().catch(() => {});
-    }
   }
 }
 
@@ -179,12 +139,6 @@ function formatLine(line: string): string | undefined {
   const value = result.data.value ?? '';
   if (key === '' && value === '') return undefined;
   return `${key}: ${value}`;
-}
-
-async function lastByte(handle: FileHandle, size: number): Promise<number | undefined> {
-  const byte = Buffer.alloc(1);
-  const { bytesRead } = await handle.read(byte, 0, 1, size - 1);
-  return bytesRead === 1 ? byte[0] : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
 export * from './atomic-write.js';
 export * from './errno.js';
+export * from './jsonl-append.js';
 export * from './read-json.js';

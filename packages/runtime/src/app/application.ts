@@ -64,6 +64,10 @@ export class Application {
       logger,
       maxTokens: settings.maxTokens,
       maxParallelTools: settings.maxParallelTools,
+      compaction: {
+        maxChars: settings.contextMaxChars,
+        retainLastMessages: settings.contextRetainLastMessages,
+      },
     });
     this.#sessions = new SessionManager({
       stateDir: settings.stateDir,

@@ -1,7 +1,15 @@
-import type { LLMProvider, Logger } from '@tiny-claw/core';
+import {
+  defaultPriceTable,
+  FileUsageRecorder,
+  type LLMProvider,
+  type Logger,
+  mergePriceTables,
+  UsageTrackingProvider,
+} from '@tiny-claw/core';
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { Application } from './application.js';
+import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { assembleTools } from './tool-factory.js';

@@ -208,7 +208,14 @@ export const SETTING_VARIABLES = {
   stream: variable('TINY_CLAW_STREAM', {
     description: 'Stream model output as it is generated (on) or wait for whole answers (off).',
     schema: () =>
-      choiceSchema(['on', 'off'], { true: 'on', false: 'off', '1': 'on', '0': 'off', yes: 'on', no: 'off' }),
+      choiceSchema(['on', 'off'], {
+        true: 'on',
+        false: 'off',
+        '1': 'on',
+        '0': 'off',
+        yes: 'on',
+        no: 'off',
+      }),
     fallback: () => 'on' as const,
     show: (s) => s.stream,
   }),

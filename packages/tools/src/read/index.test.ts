@@ -186,7 +186,10 @@ describe('read refusals', () => {
   });
 
   it('refuses a UTF-32 file with a note on converting it', async () => {
-    await writeFile(path.join(root, 'u32.txt'), Buffer.from([0xff, 0xfe, 0x00, 0x00, 0x68, 0, 0, 0]));
+    await writeFile(
+      path.join(root, 'u32.txt'),
+      Buffer.from([0xff, 0xfe, 0x00, 0x00, 0x68, 0, 0, 0]),
+    );
     const out = await read({ path: 'u32.txt' });
     expect(out.isError).toBe(true);
     expect(out.content).toContain('UTF-32LE');

@@ -338,7 +338,9 @@ async function runRead(
   if (encoding === 'UTF-16LE' || encoding === 'UTF-16BE') {
     // A UTF-16 text file is full of NUL bytes, so the BOM is checked before the binary sniff.
     text = new TextDecoder(encoding.toLowerCase(), { fatal: false, ignoreBOM: false }).decode(data);
-    notes.push(`[note: decoded from ${encoding}; edits to this file are not supported, convert it to UTF-8 first]`);
+    notes.push(
+      `[note: decoded from ${encoding}; edits to this file are not supported, convert it to UTF-8 first]`,
+    );
   } else if (encoding) {
     return fail(
       `read refused: ${display} starts with a ${encoding} byte-order mark, and read decodes only UTF-8 and UTF-16. Convert a copy with bash, e.g. \`iconv -f ${encoding} -t UTF-8 ${resolved.relative}\`.`,
