@@ -30,6 +30,23 @@ export {
   TinyClawError,
   ToolError,
 } from './errors.js';
+export {
+  classifyFailure,
+  type FailedCall,
+  type FailureCategory,
+  type FailureGuidance,
+  renderFailure,
+  translateFailure,
+} from './executor/failure-guidance.js';
+export {
+  blockedCallOutput,
+  canonicalJson,
+  createFailureTracker,
+  type FailureTracker,
+  failureKey,
+  loopBreakerMessage,
+  REPEAT_FAILURE_BLOCK_ATTEMPT,
+} from './executor/loop-breaker.js';
 export { runWithLimit } from './executor/run-with-limit.js';
 export {
   type BatchOutcome,
@@ -67,17 +84,6 @@ export {
   toolCallSchema,
   toolDefinitionSchema,
 } from './messages.js';
-export { type ApprovalRequest, type Channel, notify } from './observe/channel.js';
-export { type Logger, type LogLevel, nullLogger } from './observe/logger.js';
-export {
-  nullTracer,
-  type SpanAttributes,
-  type SpanHandle,
-  type SpanKind,
-  type SpanStatus,
-  type TraceLocation,
-  type Tracer,
-} from './observe/tracer.js';
 export {
   currentModelCallScope,
   type ModelCaller,
@@ -85,7 +91,9 @@ export {
   modelCallers,
   withModelCallScope,
 } from './observe/call-scope.js';
+export { type ApprovalRequest, type Channel, notify } from './observe/channel.js';
 export { FileUsageRecorder, usageFilePath } from './observe/file-usage-recorder.js';
+export { type Logger, type LogLevel, nullLogger } from './observe/logger.js';
 export {
   defaultPriceTable,
   findModelPrice,
@@ -96,6 +104,15 @@ export {
   priceCall,
   priceTableSchema,
 } from './observe/price-table.js';
+export {
+  nullTracer,
+  type SpanAttributes,
+  type SpanHandle,
+  type SpanKind,
+  type SpanStatus,
+  type TraceLocation,
+  type Tracer,
+} from './observe/tracer.js';
 export {
   type UsageEvent,
   type UsageRecorder,

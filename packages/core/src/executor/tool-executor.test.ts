@@ -4,8 +4,9 @@ import type { ToolCall } from '../messages.js';
 import { nullLogger } from '../observe/logger.js';
 import { nullTracer } from '../observe/tracer.js';
 import { slowTool } from '../testing/fakes.js';
-import { defineTool } from '../tool.js';
+import { defineTool, type ToolOutput } from '../tool.js';
 import { ToolRegistry } from '../tool-registry.js';
+import { createFailureTracker } from './loop-breaker.js';
 import { type ExecuteBatchOptions, executeBatch } from './tool-executor.js';
 
 function options(
@@ -92,9 +93,11 @@ describe('executeBatch', () => {
     expect(outcome.observations[0]).toMatchObject({
       role: 'tool',
       toolCallId: '1',
-      content: 'tool boom failed unexpectedly: kaput',
-      metadata: { is_error: true, error_type: 'execution_error' },
+      metadata: { is_error: true, error_type: 'execution_error', attempt: 1 },
     });
+    expect(outcome.observations[0]?.content).toContain(
+      'Error:\ntool boom failed unexpectedly: kaput',
+    );
     expect(outcome.observations[1]).toMatchObject({
       toolCallId: '2',
       metadata: { is_error: false },
@@ -137,5 +140,272 @@ describe('executeBatch', () => {
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1']);
     expect(outcome.suspended).toMatchObject({ index: 1, approvalId: 'ap', content: 'wait' });
     expect(outcome.suspended?.pending.map((c) => c.id)).toEqual(['2', '3']);
+  });
+});
+
+/** A tool that answers from a script of outputs (the last one repeats) and counts its runs. */
+function scriptedTool(name: string, outputs: ToolOutput[], parallelSafe = false) {
+  let runs = 0;
+  const tool = defineTool({
+    name,
+    description: `scripted ${name}`,
+    parallelSafe,
+    schema: z.object({ path: z.string().optional(), label: z.string().optional() }),
+    run: async () => {
+      const output = outputs[Math.min(runs, outputs.length - 1)] as ToolOutput;
+      runs += 1;
+      return output;
+    },
+  });
+  return Object.assign(tool, { runs: () => runs });
+}
+
+const failing: ToolOutput = {
+  content: 'edit could not find old_text in a.txt',
+  isError: true,
+  metadata: { error_type: 'edit_old_text_not_found' },
+};
+const succeeding: ToolOutput = { content: 'edited a.txt', isError: false };
+const editCall = (id: string, args: Record<string, unknown> = { path: 'a.txt' }): ToolCall => ({
+  id,
+  name: 'edit',
+  arguments: args,
+});
+
+describe('executeBatch failure guidance', () => {
+  it('translates a failed call into the SOP observation with its category and attempt', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry()
+      .register(edit)
+      .register(slowTool('read', { delayMs: 1, parallelSafe: true }));
+    const outcome = await executeBatch([editCall('1')], options(registry));
+    const observation = outcome.observations[0];
+    expect(observation?.content).toMatch(
+      /^Tool failed: old_text was not found in the file\n\nError:\nedit could not find old_text in a\.txt\n\nNext step:\nCall read on a\.txt/,
+    );
+    expect(observation?.content).toMatch(/\n\nAttempt: 1$/);
+    expect(observation?.metadata).toMatchObject({
+      is_error: true,
+      error_type: 'edit_old_text_not_found',
+      retryable: true,
+      attempt: 1,
+      suggested_tool: 'read',
+      tool_call_index: 0,
+    });
+    expect(outcome.loopBreaker).toBeUndefined();
+  });
+
+  it('answers a call to an unknown tool with the tools the model can see', async () => {
+    const registry = new ToolRegistry().register(
+      slowTool('read', { delayMs: 1, parallelSafe: true }),
+    );
+    const outcome = await executeBatch(
+      [{ id: '1', name: 'delete_everything', arguments: {} }],
+      options(registry),
+    );
+    expect(outcome.observations[0]?.metadata).toMatchObject({
+      error_type: 'unknown_tool',
+      retryable: true,
+    });
+    expect(outcome.observations[0]?.content).toContain('Use only the tools you can see: read.');
+  });
+
+  it('adds a repeat warning from the second failure of the same call', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    const failureTracker = createFailureTracker();
+    const first = await executeBatch([editCall('1')], options(registry, { failureTracker }));
+    const second = await executeBatch([editCall('2')], options(registry, { failureTracker }));
+    expect(first.observations[0]?.content).not.toContain('Repeat warning:');
+    expect(second.observations[0]?.content).toContain('Attempt: 2\n\nRepeat warning:\n');
+    expect(second.observations[0]?.metadata?.attempt).toBe(2);
+  });
+
+  it("shows the channel the tool's own error while the model gets the guidance", async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    const seen: ToolOutput[] = [];
+    const outcome = await executeBatch(
+      [editCall('1')],
+      options(registry, { channel: { onToolResult: ({ output }) => seen.push(output) } }),
+    );
+    expect(seen.map((o) => o.content)).toEqual(['edit could not find old_text in a.txt']);
+    expect(outcome.observations[0]?.content).toMatch(/^Tool failed: /);
+  });
+
+  it('passes cancelled tool outputs through without advice and without counting them', async () => {
+    const cancelled: ToolOutput = {
+      content: 'read cancelled',
+      isError: true,
+      metadata: { error_type: 'cancelled' },
+    };
+    const edit = scriptedTool('edit', [cancelled]);
+    const registry = new ToolRegistry().register(edit);
+    const failureTracker = createFailureTracker();
+    for (const id of ['1', '2', '3']) {
+      const outcome = await executeBatch([editCall(id)], options(registry, { failureTracker }));
+      expect(outcome.observations[0]).toMatchObject({
+        content: 'read cancelled',
+        metadata: { error_type: 'cancelled', is_error: true },
+      });
+    }
+    expect(edit.runs()).toBe(3);
+  });
+});
+
+describe('executeBatch repeated-failure breaker', () => {
+  it('does not execute the third identical failing call across turns of one run', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    const failureTracker = createFailureTracker();
+    const outcomes = [];
+    for (const id of ['1', '2', '3']) {
+      outcomes.push(await executeBatch([editCall(id)], options(registry, { failureTracker })));
+    }
+    expect(edit.runs()).toBe(2);
+    const third = outcomes[2];
+    expect(third?.observations[0]).toMatchObject({
+      role: 'tool',
+      toolCallId: '3',
+      metadata: {
+        is_error: true,
+        error_type: 'repeat_call_blocked',
+        doom_loop_detected: true,
+        doom_loop_tool: 'edit',
+        attempt: 3,
+        retryable: false,
+        tool_call_index: 0,
+      },
+    });
+    expect(third?.loopBreaker).toMatchObject({ role: 'user' });
+    expect(third?.loopBreaker?.content).toContain(
+      "you called the 'edit' tool 3 times in a row with the same arguments",
+    );
+    expect(third?.loopBreaker?.content).toContain('1. Stop guessing parameters.');
+    expect(outcomes[0]?.loopBreaker).toBeUndefined();
+    expect(outcomes[1]?.loopBreaker).toBeUndefined();
+  });
+
+  it('blocks the third identical failing call inside one turn and keeps the model order', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    const calls = [editCall('1'), editCall('2'), editCall('3'), editCall('4')];
+    const outcome = await executeBatch(calls, options(registry));
+    expect(edit.runs()).toBe(2);
+    expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1', '2', '3', '4']);
+    expect(outcome.observations.map((m) => m.metadata?.error_type)).toEqual([
+      'edit_old_text_not_found',
+      'edit_old_text_not_found',
+      'repeat_call_blocked',
+      'repeat_call_blocked',
+    ]);
+    expect(outcome.observations.map((m) => m.metadata?.attempt)).toEqual([1, 2, 3, 4]);
+    expect(outcome.loopBreaker?.content).toContain("'edit' tool 3 times");
+  });
+
+  it('treats arguments that differ only in key order as the same call', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    const calls = [
+      editCall('1', { path: 'a.txt', label: 'x' }),
+      editCall('2', { label: 'x', path: 'a.txt' }),
+      editCall('3', { path: 'a.txt', label: 'x' }),
+    ];
+    const outcome = await executeBatch(calls, options(registry));
+    expect(edit.runs()).toBe(2);
+    expect(outcome.observations[2]?.metadata?.error_type).toBe('repeat_call_blocked');
+  });
+
+  it('counts calls with different arguments separately', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    const calls = ['a', 'b', 'c', 'd'].map((p, i) => editCall(String(i), { path: p }));
+    const outcome = await executeBatch(calls, options(registry));
+    expect(edit.runs()).toBe(4);
+    expect(outcome.observations.every((m) => m.metadata?.attempt === 1)).toBe(true);
+    expect(outcome.loopBreaker).toBeUndefined();
+  });
+
+  it('resets the count of a call when it succeeds', async () => {
+    // The same call fails, then succeeds (say the file changed), then fails again: the count
+    // starts over, so two more real attempts run before the breaker trips.
+    const edit = scriptedTool('edit', [failing, succeeding, failing, failing]);
+    const registry = new ToolRegistry().register(edit);
+    const calls = ['1', '2', '3', '4', '5'].map((id) => editCall(id));
+    const outcome = await executeBatch(calls, options(registry));
+    expect(edit.runs()).toBe(4);
+    expect(outcome.observations.map((m) => m.metadata?.attempt)).toEqual([1, undefined, 1, 2, 3]);
+    expect(outcome.observations[1]).toMatchObject({ content: 'edited a.txt' });
+    expect(outcome.observations[4]?.metadata?.error_type).toBe('repeat_call_blocked');
+  });
+
+  it('neither translates nor counts denied calls', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    let deny = true;
+    const registry = new ToolRegistry().register(edit).use(async (c, next) =>
+      deny
+        ? {
+            status: 'denied',
+            reason: 'denylist',
+            output: {
+              content: 'tool call denied by runtime policy',
+              isError: true,
+              metadata: { error_type: 'tool_policy_denied' },
+            },
+          }
+        : next(c),
+    );
+    const failureTracker = createFailureTracker();
+    const denied = await executeBatch(
+      ['1', '2', '3', '4'].map((id) => editCall(id)),
+      options(registry, { failureTracker }),
+    );
+    expect(denied.observations.map((m) => m.content)).toEqual(
+      Array(4).fill('tool call denied by runtime policy'),
+    );
+    expect(denied.observations.every((m) => m.metadata?.denied === true)).toBe(true);
+    expect(denied.observations.every((m) => m.metadata?.attempt === undefined)).toBe(true);
+    expect(denied.loopBreaker).toBeUndefined();
+    deny = false;
+    const allowed = await executeBatch([editCall('5')], options(registry, { failureTracker }));
+    expect(edit.runs()).toBe(1);
+    expect(allowed.observations[0]?.metadata).toMatchObject({
+      error_type: 'edit_old_text_not_found',
+      attempt: 1,
+    });
+  });
+
+  it('does not count a suspended call as a failure', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    let suspend = true;
+    const registry = new ToolRegistry().register(edit).use(async (c, next) =>
+      suspend
+        ? {
+            status: 'suspended',
+            approvalId: 'ap',
+            checkpointId: 'cp',
+            output: { content: 'approval needed', isError: true },
+          }
+        : next(c),
+    );
+    const failureTracker = createFailureTracker();
+    for (const id of ['1', '2', '3']) {
+      const outcome = await executeBatch([editCall(id)], options(registry, { failureTracker }));
+      expect(outcome.suspended?.content).toBe('approval needed');
+    }
+    suspend = false;
+    const outcome = await executeBatch([editCall('4')], options(registry, { failureTracker }));
+    expect(edit.runs()).toBe(1);
+    expect(outcome.observations[0]?.metadata?.attempt).toBe(1);
+  });
+
+  it('gives each batch a fresh tracker when the caller passes none', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit);
+    for (const id of ['1', '2', '3']) {
+      const outcome = await executeBatch([editCall(id)], options(registry));
+      expect(outcome.observations[0]?.metadata?.attempt).toBe(1);
+    }
+    expect(edit.runs()).toBe(3);
   });
 });

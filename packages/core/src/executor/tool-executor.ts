@@ -7,6 +7,14 @@ import type { SessionRef } from '../session/session-ref.js';
 import type { ToolExecutionResult, ToolOutput } from '../tool.js';
 import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { translateFailure } from './failure-guidance.js';
+import {
+  blockedCallOutput,
+  createFailureTracker,
+  type FailureTracker,
+  failureKey,
+  loopBreakerMessage,
+} from './loop-breaker.js';
 import { runWithLimit } from './run-with-limit.js';
 import { executorText } from './strings.js';
 
@@ -26,6 +34,11 @@ export interface ExecuteBatchOptions {
   parentSpan?: SpanHandle;
   /** Extra metadata handed to middlewares with every call (e.g. the checkpoint draft). */
   metadata?: ToolMetadata;
+  /**
+   * Failure counts of the whole run. Pass the same tracker to every batch of a run so a repeated
+   * failing call is noticed across turns; when absent, this batch gets a fresh one.
+   */
+  failureTracker?: FailureTracker;
 }
 
 /** What happened to a batch: one observation per call that got an answer, in the model's order. */
@@ -44,6 +57,12 @@ export interface BatchOutcome {
   };
   /** True when the signal fired; every call that did not run got a `cancelled` observation. */
   cancelled: boolean;
+  /**
+   * Set when an identical failing call was blocked in this batch: a user message to append after
+   * `observations` (never between them, which would break the tool-result sequence). Not set on a
+   * suspended batch: there the blocked call's own observation already carries the warning.
+   */
+  loopBreaker?: Message;
 }
 
 /**
@@ -59,6 +78,7 @@ export async function executeBatch(
   options: ExecuteBatchOptions,
 ): Promise<BatchOutcome> {
   const observations: Message[] = [];
+  const tracker = options.failureTracker ?? createFailureTracker();
   const groups = groupCalls(calls, options.registry);
   for (const [g, group] of groups.entries()) {
     if (options.signal.aborted) {
@@ -68,7 +88,7 @@ export async function executeBatch(
     const results = await runWithLimit(
       group,
       group.length > 1 ? options.maxParallel : 1,
-      ({ call, index }) => runOne(call, index, options),
+      ({ call, index }) => runOne(call, index, options, tracker),
     );
     const paused: Array<{ entry: IndexedCall; result: Suspended }> = [];
     results.forEach((result, i) => {
@@ -89,7 +109,15 @@ export async function executeBatch(
       };
     }
   }
-  return { observations, cancelled: options.signal.aborted };
+  const outcome: BatchOutcome = { observations, cancelled: options.signal.aborted };
+  const blocked = observations.find((m) => m.metadata?.doom_loop_detected === true);
+  if (blocked) {
+    outcome.loopBreaker = loopBreakerMessage(
+      String(blocked.metadata?.doom_loop_tool ?? blocked.name),
+      Number(blocked.metadata?.attempt),
+    );
+  }
+  return outcome;
 }
 
 interface IndexedCall {
@@ -124,9 +152,12 @@ async function runOne(
   call: ToolCall,
   index: number,
   options: ExecuteBatchOptions,
+  tracker: FailureTracker,
 ): Promise<CallResult> {
   const { channel, logger } = options;
   if (options.signal.aborted) return { kind: 'answered', observation: cancelledObservation(call) };
+  const key = failureKey(call);
+  if (tracker.shouldBlock(key)) return blockCall(call, index, key, options, tracker);
   notify(channel, logger, 'onToolCall', { call, index });
   const span = options.tracer.startSpan(
     'tool.call',
@@ -158,15 +189,22 @@ async function runOne(
       },
     };
   }
-  const output = result.output;
+  const output = adviseOnFailure(call, result, key, options, tracker);
   span.setAttributes({
     is_error: output.isError,
     denied: result.status === 'denied',
     suspended: result.status === 'suspended',
     latency_ms: Math.round(performance.now() - started),
   });
+  if (typeof output.metadata?.error_type === 'string') {
+    span.setAttributes({ error_type: output.metadata.error_type });
+  }
+  if (typeof output.metadata?.attempt === 'number') {
+    span.setAttributes({ attempt: output.metadata.attempt });
+  }
   span.end(output.isError && result.status !== 'suspended' ? 'error' : 'ok');
-  notify(channel, logger, 'onToolResult', { call, index, output });
+  // People watching get the tool's own words; the SOP rewrite is written for the model.
+  notify(channel, logger, 'onToolResult', { call, index, output: result.output });
   if (result.status === 'suspended') {
     return {
       kind: 'suspended',
@@ -178,6 +216,72 @@ async function runOne(
     };
   }
   return { kind: 'answered', observation: observation(call, index, output, result) };
+}
+
+/**
+ * Count the outcome against the call's key and, for a failure, replace the output with the SOP
+ * observation. Denials are the policy speaking, not the model failing, so they neither count nor
+ * get advice; suspensions and cancellations pass through untouched.
+ */
+function adviseOnFailure(
+  call: ToolCall,
+  result: ToolExecutionResult,
+  key: string,
+  options: ExecuteBatchOptions,
+  tracker: FailureTracker,
+): ToolOutput {
+  const { output } = result;
+  if (result.status !== 'completed') return output;
+  if (!output.isError) {
+    tracker.recordSuccess(key);
+    return output;
+  }
+  // A call cut short by cancellation says nothing about the model's choice of arguments.
+  if (output.metadata?.error_type === 'cancelled' || options.signal.aborted) return output;
+  const attempt = tracker.recordFailure(key);
+  const translated = translateFailure(
+    { call, output, visibleToolNames: options.visibleToolNames },
+    attempt,
+  );
+  // A model mistake is routine, not an operator problem: keep it out of the default log level.
+  options.logger.debug(
+    executorText.guidanceLog({
+      tool: call.name,
+      errorType: translated.guidance.category,
+      attempt,
+      retryable: translated.guidance.retryable,
+      suggestedTool: translated.guidance.suggestedTool,
+    }),
+  );
+  return translated.output;
+}
+
+/** Answer a repeated failing call without running it; it still counts, so later repeats stay blocked. */
+function blockCall(
+  call: ToolCall,
+  index: number,
+  key: string,
+  options: ExecuteBatchOptions,
+  tracker: FailureTracker,
+): CallResult {
+  const { channel, logger } = options;
+  const attempt = tracker.recordFailure(key);
+  logger.warn(executorText.blockedLog(call.name, attempt));
+  notify(channel, logger, 'onToolCall', { call, index });
+  const span = options.tracer.startSpan(
+    'tool.call',
+    call.name,
+    { 'tool.name': call.name, 'tool.call_id': call.id, tool_call_index: index },
+    options.parentSpan,
+  );
+  const output = blockedCallOutput(call, attempt);
+  span.setAttributes({ is_error: true, blocked: true, attempt, error_type: 'repeat_call_blocked' });
+  span.end('error');
+  notify(channel, logger, 'onToolResult', { call, index, output });
+  return {
+    kind: 'answered',
+    observation: observation(call, index, output, { status: 'completed', output }),
+  };
 }
 
 function observation(

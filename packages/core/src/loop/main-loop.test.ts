@@ -134,8 +134,8 @@ describe('MainLoop', () => {
     expectEveryCallAnswered(messages);
     const tools = messages.filter((m) => m.role === 'tool');
     expect(tools[1]?.content).toContain('unknown tool: "nope"');
-    expect(tools[2]?.content).toMatch(/^failed to parse tool arguments: invalid JSON/);
-    expect(tools[3]?.content).toMatch(/^failed to parse tool arguments: text:/);
+    expect(tools[2]?.content).toContain('Error:\nfailed to parse tool arguments: invalid JSON');
+    expect(tools[3]?.content).toContain('Error:\nfailed to parse tool arguments: text:');
   });
 
   it('nudges after an empty turn and stops after three empty turns in a row', async () => {
@@ -398,5 +398,44 @@ describe('MainLoop', () => {
       memory: new InMemoryMemory(),
     });
     expect((await loop.run({ prompt: 'go', session: testSession() })).costUsd).toBe(0.75);
+  });
+
+  it('does not run the third identical failing call and tells the model to change strategy', async () => {
+    let runs = 0;
+    const flaky = defineTool({
+      name: 'flaky',
+      description: 'always fails',
+      parallelSafe: false,
+      schema: z.object({ n: z.number() }),
+      run: async () => {
+        runs += 1;
+        return { content: 'it broke', isError: true };
+      },
+    });
+    const same = { name: 'flaky', arguments: { n: 1 } };
+    const provider = new ScriptedProvider({
+      turns: [
+        { tool_calls: [same] },
+        { tool_calls: [same] },
+        { tool_calls: [same] },
+        { text: 'giving up' },
+      ],
+    });
+    const loop = new MainLoop({
+      provider,
+      tools: new ToolRegistry().register(flaky),
+      memory: new InMemoryMemory(),
+    });
+    const result = await loop.run({ prompt: 'go', session: testSession() });
+    expect(result.stopReason).toBe('final');
+    expect(runs).toBe(2);
+    const last = (provider.requests[3] as LLMRequest).messages;
+    expect(last.at(-2)?.metadata).toMatchObject({
+      error_type: 'repeat_call_blocked',
+      doom_loop_detected: true,
+    });
+    expect(last.at(-1)).toMatchObject({ role: 'user' });
+    expect(last.at(-1)?.content).toContain("'flaky'");
+    expectEveryCallAnswered(last);
   });
 });

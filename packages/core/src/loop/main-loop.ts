@@ -7,6 +7,7 @@ import {
 } from '../context/compactor.js';
 import { ContextBuilder } from '../context/context-builder.js';
 import { ConfigurationError, errorMessage, ProviderError, TinyClawError } from '../errors.js';
+import { createFailureTracker } from '../executor/loop-breaker.js';
 import { executeBatch } from '../executor/tool-executor.js';
 import { type Message, msg, type ToolDefinition } from '../messages.js';
 import { withModelCallScope } from '../observe/call-scope.js';
@@ -164,6 +165,8 @@ export class MainLoop {
       : this.#tools.names();
     let lastText = '';
     let emptyTurns = 0;
+    // Repeated identical failures are counted across the whole run, not per turn.
+    const failureTracker = createFailureTracker();
 
     for (let step = 1; step <= maxSteps; step += 1) {
       if (state.signal.aborted)
@@ -240,6 +243,7 @@ export class MainLoop {
         workdir: options.session.workdir,
         session: options.session,
         runId: state.runId,
+        failureTracker,
         signal: state.signal,
         visibleToolNames: visible,
         maxParallel: this.#maxParallel,
@@ -249,6 +253,7 @@ export class MainLoop {
         ...(options.channel ? { channel: options.channel } : {}),
       });
       messages.push(...outcome.observations);
+      if (outcome.loopBreaker) messages.push(outcome.loopBreaker);
       if (outcome.suspended) {
         stepSpan.end('ok');
         const { approvalId, checkpointId, content } = outcome.suspended;

@@ -70,7 +70,7 @@ const DESCRIPTION = [
   'number; do not copy the "N: " prefix into edits). Use offset/limit to page through long files;',
   `at most ${READ_LIMITS.maxOutputBytes / 1024} KiB is returned per call and a footer says how to continue.`,
   `Lines over ${READ_LIMITS.maxLineChars} chars are cut. Binary files, directories and files over`,
-  `${READ_LIMITS.maxFileBytes / 1024 / 1024} MB are refused (use bash for those).`,
+  `${READ_LIMITS.maxFileBytes / 1024 / 1024} MB are refused.`,
 ].join(' ');
 
 function fail(content: string, errorType: string, extra: Record<string, unknown> = {}): ToolOutput {
@@ -262,7 +262,7 @@ async function runRead(
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       return fail(
-        `read path does not exist: ${display}. Check the spelling, or list the directory with bash (e.g. \`ls\`).`,
+        `read path does not exist: ${display}. Check the spelling and the directory it is in.`,
         'not_found',
       );
     }
@@ -270,7 +270,7 @@ async function runRead(
   }
   if (stats.isDirectory()) {
     return fail(
-      `read path is a directory: ${display}. read only opens files; list the directory with bash instead (e.g. \`ls -la ${resolved.relative}\`).`,
+      `read path is a directory: ${display}. read only opens files; pass the path of a file inside it.`,
       'is_directory',
     );
   }
@@ -282,7 +282,7 @@ async function runRead(
   }
   if (stats.size > READ_LIMITS.maxFileBytes) {
     return fail(
-      `read refused: ${display} is ${formatSize(stats.size)}, over the ${READ_LIMITS.maxFileBytes / 1024 / 1024} MB limit. Inspect parts of it with bash (head, tail, sed -n 'A,Bp', grep -n).`,
+      `read refused: ${display} is ${formatSize(stats.size)}, over the ${READ_LIMITS.maxFileBytes / 1024 / 1024} MB limit, so it is not read.`,
       'file_too_large',
       { size: stats.size },
     );
@@ -343,7 +343,7 @@ async function runRead(
     );
   } else if (encoding) {
     return fail(
-      `read refused: ${display} starts with a ${encoding} byte-order mark, and read decodes only UTF-8 and UTF-16. Convert a copy with bash, e.g. \`iconv -f ${encoding} -t UTF-8 ${resolved.relative}\`.`,
+      `read refused: ${display} starts with a ${encoding} byte-order mark, and read decodes only UTF-8 and UTF-16. Convert a copy to UTF-8 first (e.g. iconv -f ${encoding} -t UTF-8).`,
       'binary_file',
       { encoding },
     );
@@ -352,7 +352,7 @@ async function runRead(
     if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) body = data.subarray(3);
     if (looksBinary(body)) {
       return fail(
-        `read refused: ${display} is a binary file (${formatSize(stats.size)}), not shown. Inspect it with bash (e.g. \`file\`, \`xxd | head\`) if needed.`,
+        `read refused: ${display} is a binary file (${formatSize(stats.size)}), not shown.`,
         'binary_file',
         { size: stats.size },
       );

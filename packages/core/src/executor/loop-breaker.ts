@@ -1,0 +1,159 @@
+import { ConfigurationError } from '../errors.js';
+import { type Message, msg, type ToolCall } from '../messages.js';
+import type { ToolOutput } from '../tool.js';
+import { renderFailure } from './failure-guidance.js';
+import { loopBreakerText } from './strings.js';
+
+/**
+ * The attempt at which an identical failing call is no longer executed (the original's
+ * `repeat_failure_block_attempt`): two real failures, then the third is blocked.
+ *
+ * @example
+ * createFailureTracker({ blockAttempt: REPEAT_FAILURE_BLOCK_ATTEMPT });
+ */
+export const REPEAT_FAILURE_BLOCK_ATTEMPT = 3;
+
+/**
+ * Failure counts of one run, keyed by {@link failureKey}. Create one per run and hand it to every
+ * `executeBatch` of that run: a fresh tracker per turn would never see a repeat.
+ *
+ * @example
+ * const tracker = createFailureTracker();
+ * tracker.recordFailure('read:{"path":"a"}'); // 1
+ * tracker.recordSuccess('read:{"path":"a"}');
+ * tracker.count('read:{"path":"a"}'); // 0
+ */
+export interface FailureTracker {
+  /** Attempt number from which an identical failing call is blocked (≥ 2). */
+  readonly blockAttempt: number;
+  /** Failures recorded for the key since its last success. */
+  count(key: string): number;
+  /** Record one more failure; returns the new count, which is the attempt number. */
+  recordFailure(key: string): number;
+  /** A success clears the key: the model changed something that made it work. */
+  recordSuccess(key: string): void;
+  /** True when the next attempt of this key must not run. */
+  shouldBlock(key: string): boolean;
+}
+
+/**
+ * Create an empty {@link FailureTracker}.
+ *
+ * @example
+ * const tracker = createFailureTracker(); // blocks the 3rd identical failing call
+ * const strict = createFailureTracker({ blockAttempt: 2 });
+ */
+export function createFailureTracker(options: { blockAttempt?: number } = {}): FailureTracker {
+  const blockAttempt = options.blockAttempt ?? REPEAT_FAILURE_BLOCK_ATTEMPT;
+  if (!Number.isInteger(blockAttempt) || blockAttempt < 2) {
+    // A value of 1 would block every call before it ever ran.
+    throw new ConfigurationError(
+      `blockAttempt must be an integer of at least 2, got ${blockAttempt}`,
+    );
+  }
+  const failures = new Map<string, number>();
+  const count = (key: string) => failures.get(key) ?? 0;
+  return {
+    blockAttempt,
+    count,
+    recordFailure(key) {
+      const next = count(key) + 1;
+      failures.set(key, next);
+      return next;
+    },
+    recordSuccess(key) {
+      failures.delete(key);
+    },
+    shouldBlock(key) {
+      return count(key) + 1 >= blockAttempt;
+    },
+  };
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+  }
+  return value;
+}
+
+/**
+ * JSON with object keys sorted at every depth, so `{a,b}` and `{b,a}` give the same text.
+ *
+ * @example
+ * canonicalJson({ b: 1, a: { d: 2, c: 3 } }); // '{"a":{"c":3,"d":2},"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  try {
+    return JSON.stringify(sortKeys(value)) ?? 'null';
+  } catch {
+    // Arguments come from JSON, so this only guards against odd values put there by hand.
+    return String(value);
+  }
+}
+
+/**
+ * Identity of a call for repeat detection: `<tool>:<canonical arguments>`. Undecodable raw
+ * arguments are part of it, so two different broken payloads are not the same call.
+ *
+ * @example
+ * failureKey({ id: '1', name: 'read', arguments: { path: 'a', offset: 1 } });
+ * // 'read:{"offset":1,"path":"a"}'
+ */
+export function failureKey(call: ToolCall): string {
+  const base = `${call.name}:${canonicalJson(call.arguments)}`;
+  return call.argumentsError === undefined
+    ? base
+    : `${base}:${JSON.stringify(call.argumentsError)}`;
+}
+
+/**
+ * The observation of a call that was blocked instead of executed.
+ *
+ * @example
+ * blockedCallOutput(call, 3).metadata; // { error_type: 'repeat_call_blocked', doom_loop_detected: true, … }
+ */
+export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
+  const previous = attempt - 1;
+  const content = renderFailure(
+    {
+      category: 'execution_error',
+      summary: loopBreakerText.blockedSummary(call.name, previous),
+      nextAction: loopBreakerText.blockedNext,
+      avoid: loopBreakerText.blockedAvoid(call.name),
+      retryable: false,
+    },
+    loopBreakerText.blockedError(previous),
+    attempt,
+  );
+  return {
+    content,
+    isError: true,
+    metadata: {
+      is_error: true,
+      error_type: 'repeat_call_blocked',
+      retryable: false,
+      attempt,
+      doom_loop_detected: true,
+      doom_loop_tool: call.name,
+    },
+  };
+}
+
+/**
+ * The user message appended after a turn's observations when a call was blocked, telling the
+ * model to stop retrying and change strategy.
+ *
+ * @example
+ * loopBreakerMessage('edit', 3).content; // "You seem to be stuck in a loop: you called the 'edit' tool 3 times …"
+ */
+export function loopBreakerMessage(tool: string, attempts: number): Message {
+  return {
+    ...msg.user(loopBreakerText.message(tool, attempts)),
+    metadata: { loop_breaker: true, doom_loop_tool: tool, attempt: attempts },
+  };
+}
