@@ -12,8 +12,9 @@ export interface LLMRequest {
   signal?: AbortSignal;
 }
 
-/** Token counts as the provider reported them. */
+/** Token counts of one call (or a run). */
 export interface LLMUsage {
+  /** Every prompt token, cached ones included (providers that report cache apart add it back). */
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;

@@ -1,6 +1,6 @@
 import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeLlmServer, startFakeLlmServer } from '@tiny-claw/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // Proves the fake server speaks the Messages API well enough for the real Anthropic SDK.
 

@@ -1,7 +1,25 @@
 /**
- * @tiny-claw/providers-claude — not built yet. This package exists so the workspace layout and the dependency law
- * hold from the first commit; it exports nothing until its issue lands (see README).
+ * @tiny-claw/providers-claude — an `LLMProvider` for Anthropic's Messages API on the official
+ * `@anthropic-ai/sdk`: request mapping, streaming with an idle watchdog and stream retries, usage
+ * with cache read/write, and one-line `ProviderError`s that never contain the key.
+ *
+ * @example
+ * import { ClaudeProvider } from '@tiny-claw/providers-claude';
+ * const claude = new ClaudeProvider({ apiKey: process.env.ANTHROPIC_API_KEY ?? '', model: 'claude-sonnet-4-5', maxTokens: 4096 });
  *
  * @module
  */
-export {};
+export {
+  ClaudeProvider,
+  type ClaudeProviderOptions,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_STREAM_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+} from './claude-provider.js';
+export { type ErrorContext, toProviderError } from './error-mapping.js';
+export { type ClaudeRequestBody, toClaudeRequest } from './request-mapping.js';
+export { type ClaudeTurn, fromClaudeMessage, toLLMResponse, toUsage } from './response-mapping.js';
+export { capRetryAfter, MAX_RETRY_WAIT_MS } from './retry-after-fetch.js';
+export { scrubSecrets } from './scrub-secrets.js';
+export { StreamAssembler } from './stream-assembler.js';

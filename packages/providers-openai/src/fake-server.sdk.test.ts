@@ -1,6 +1,6 @@
+import { type FakeLlmServer, startFakeLlmServer } from '@tiny-claw/testkit';
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeLlmServer, startFakeLlmServer } from '@tiny-claw/testkit';
 
 // Proves the fake server speaks Chat Completions well enough for the real `openai` SDK.
 

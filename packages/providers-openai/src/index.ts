@@ -1,7 +1,17 @@
 /**
- * @tiny-claw/providers-openai — not built yet. This package exists so the workspace layout and the dependency law
- * hold from the first commit; it exports nothing until its issue lands (see README).
+ * @tiny-claw/providers-openai — an `LLMProvider` for OpenAI and any OpenAI-compatible server
+ * (Chat Completions), on the official `openai` SDK, which is loaded on the first call only.
+ *
+ * @example
+ * import { OpenAIProvider } from '@tiny-claw/providers-openai';
+ * const provider = new OpenAIProvider({ apiKey: process.env.OPENAI_API_KEY ?? '', model: 'gpt-4.1-mini' });
  *
  * @module
  */
-export {};
+export { OpenAIProvider } from './openai-provider.js';
+export {
+  OPENAI_DEFAULTS,
+  type OpenAIProviderOptions,
+  type TokenParameter,
+  tokenParameterFor,
+} from './options.js';

@@ -7,9 +7,7 @@
  *
  * @module
  */
-export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
-export { writeScript } from './script-file.js';
-export { createTempWorkspace, type TempWorkspace } from './temp-workspace.js';
+
 export {
   type FakeApi,
   type FakeCutStep,
@@ -30,3 +28,6 @@ export {
   type SseEvent,
   startFakeLlmServer,
 } from './fake-llm/index.js';
+export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
+export { writeScript } from './script-file.js';
+export { createTempWorkspace, type TempWorkspace } from './temp-workspace.js';

@@ -76,8 +76,12 @@ describe('createApplication', () => {
 
   it('refuses an enabled tool this version cannot build, naming what is available', async () => {
     await expect(
-      createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,bash' }), { logger: silent }),
-    ).rejects.toThrow(/TINY_CLAW_ENABLED_TOOLS names bash.*available tools: read/);
+      createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,explore' }), {
+        logger: silent,
+      }),
+    ).rejects.toThrow(
+      /TINY_CLAW_ENABLED_TOOLS names explore.*available tools: bash, edit, read, write/,
+    );
   });
 
   it('registers no tools when TINY_CLAW_ENABLED_TOOLS is empty', async () => {

@@ -34,12 +34,29 @@ export async function createApplication(
 ): Promise<Application> {
   const logger = overrides.logger ?? createStderrLogger(settings.logLevel);
   const tools = assembleTools(settings);
+  const prices = settings.pricesPath
+    ? mergePriceTables(defaultPriceTable, await loadPriceFile(settings.pricesPath))
+    : defaultPriceTable;
+  // Every model call is timed, priced and recorded, whichever provider makes it.
+  const track = (inner: LLMProvider) =>
+    new UsageTrackingProvider(inner, {
+      recorder: new FileUsageRecorder(settings.stateDir),
+      prices,
+      logger,
+    });
   if (overrides.provider) {
-    return new Application(settings, 'injected by the caller', overrides.provider, tools, logger);
+    return new Application(
+      settings,
+      'injected by the caller',
+      track(overrides.provider),
+      tools,
+      logger,
+    );
   }
   const choice = chooseProvider(settings);
-  if (choice.name === 'openai' || choice.name === 'claude')
+  if (choice.name === 'openai' || choice.name === 'claude') {
     requireProviderKey(settings, choice.name);
+  }
   const provider = await createProvider(settings, choice);
-  return new Application(settings, choice.reason, provider, tools, logger);
+  return new Application(settings, choice.reason, track(provider), tools, logger);
 }

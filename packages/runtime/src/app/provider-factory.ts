@@ -1,5 +1,5 @@
 import { ConfigurationError, type LLMProvider } from '@tiny-claw/core';
-import type { ProviderChoice } from '../settings/provider-choice.js';
+import { defaultModel, type ProviderChoice } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 
 /**
@@ -27,11 +27,31 @@ export async function createProvider(
       }
       return new ScriptedProvider(await loadScript(settings.scriptPath));
     }
-    case 'openai':
-    case 'claude':
-      throw new ConfigurationError(
-        `The ${choice.name} provider (${choice.reason}) is not available in this version of tiny-claw yet. ` +
-          'Use TINY_CLAW_PROVIDER=echo, or TINY_CLAW_PROVIDER=scripted with TINY_CLAW_SCRIPT=<file>.',
-      );
+    case 'openai': {
+      const { OpenAIProvider } = await import('@tiny-claw/providers-openai');
+      return new OpenAIProvider({
+        apiKey: requireKey(settings.openai.apiKey, 'OPENAI_API_KEY'),
+        model: settings.model ?? defaultModel('openai'),
+        maxTokens: settings.maxTokens,
+        tokenParameter: settings.openaiTokenParameter,
+        stream: settings.stream === 'on',
+        ...(settings.openai.baseUrl ? { baseUrl: settings.openai.baseUrl } : {}),
+      });
+    }
+    case 'claude': {
+      const { ClaudeProvider } = await import('@tiny-claw/providers-claude');
+      return new ClaudeProvider({
+        apiKey: requireKey(settings.anthropic.apiKey, 'ANTHROPIC_API_KEY'),
+        model: settings.model ?? defaultModel('claude'),
+        maxTokens: settings.maxTokens,
+        stream: settings.stream === 'on',
+        ...(settings.anthropic.baseUrl ? { baseUrl: settings.anthropic.baseUrl } : {}),
+      });
+    }
   }
+}
+
+function requireKey(key: string | undefined, variable: string): string {
+  if (!key) throw new ConfigurationError(`${variable} is required for this provider.`);
+  return key;
 }

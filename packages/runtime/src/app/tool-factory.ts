@@ -1,10 +1,30 @@
 import { ConfigurationError, type Tool, ToolRegistry } from '@tiny-claw/core';
-import { allowedToolNames, createPolicyMiddleware, createReadTool } from '@tiny-claw/tools';
+import {
+  allowedToolNames,
+  createBashTool,
+  createEditTool,
+  createPolicyMiddleware,
+  createReadTool,
+  createWriteTool,
+  ReadLedger,
+} from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 
+/** What the tool builders share: protected paths and one read ledger for read, edit and write. */
+interface ToolEnvironment {
+  settings: Settings;
+  ledger: ReadLedger;
+}
+
 /** Tools this version can build, by the name used in `TINY_CLAW_ENABLED_TOOLS`. */
-const TOOL_BUILDERS: Readonly<Record<string, (settings: Settings) => Tool>> = {
-  read: (settings) => createReadTool({ protectedPaths: [settings.stateDir] }) as Tool,
+const TOOL_BUILDERS: Readonly<Record<string, (env: ToolEnvironment) => Tool>> = {
+  read: ({ settings, ledger }) =>
+    createReadTool({ protectedPaths: [settings.stateDir], readLedger: ledger }) as Tool,
+  write: ({ settings, ledger }) =>
+    createWriteTool({ protectedPaths: [settings.stateDir], readLedger: ledger }) as Tool,
+  edit: ({ settings, ledger }) =>
+    createEditTool({ protectedPaths: [settings.stateDir], readLedger: ledger }) as Tool,
+  bash: ({ settings }) => createBashTool({ protectedPaths: [settings.stateDir] }) as Tool,
 };
 
 /** The registry for a run: the enabled tools, behind the runtime policy middleware. */
@@ -12,6 +32,8 @@ export interface AssembledTools {
   registry: ToolRegistry;
   /** Registered tools the policy allows: what the model sees and what may execute. */
   visible: string[];
+  /** Which files each run has read, shared by read, edit and write. */
+  ledger: ReadLedger;
 }
 
 /**
@@ -32,12 +54,13 @@ export function assembleTools(settings: Settings): AssembledTools {
   registry.use(
     createPolicyMiddleware({ allowlist: settings.toolAllowlist, denylist: settings.toolDenylist }),
   );
+  const env: ToolEnvironment = { settings, ledger: new ReadLedger() };
   for (const name of [...settings.enabledTools].sort()) {
-    registry.register((TOOL_BUILDERS[name] as (s: Settings) => Tool)(settings));
+    registry.register((TOOL_BUILDERS[name] as (e: ToolEnvironment) => Tool)(env));
   }
   const visible = allowedToolNames(registry.names(), {
     allowlist: settings.toolAllowlist,
     denylist: settings.toolDenylist,
   });
-  return { registry, visible };
+  return { registry, visible, ledger: env.ledger };
 }

@@ -316,3 +316,24 @@ describe('read output', () => {
     expect(out.content).toContain('[showing lines 99990-100000 of 100000; end of file]');
   });
 });
+
+describe('read and the read ledger', () => {
+  it('records what it read for the run, so a later edit can require a fresh read', async () => {
+    const { ReadLedger } = await import('../file-state/index.js');
+    const { createEditTool } = await import('../edit/index.js');
+    const ledger = new ReadLedger();
+    await writeFile(path.join(root, 'a.txt'), 'alpha\nbeta\n');
+    const withRun = { ...ctx(), runId: 'run-1' };
+    const reader = createReadTool({ readLedger: ledger });
+    const editor = createEditTool({ readLedger: ledger });
+    const edit = (runId: string) =>
+      editor.run(editor.parse({ path: 'a.txt', old_text: 'beta', new_text: 'gamma' }), {
+        ...withRun,
+        runId,
+      });
+    expect((await edit('run-1')).isError).toBe(true);
+    await reader.run(reader.parse({ path: 'a.txt' }), withRun);
+    expect((await edit('run-1')).isError).toBe(false);
+    expect((await edit('run-2')).isError).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@ import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { defineTool, type Tool, type ToolOutput } from '@tiny-claw/core';
 import { z } from 'zod';
+import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
 import { resolveInWorkdir } from '../path-guard.js';
 
 /**
@@ -37,6 +38,8 @@ const FOOTER_RESERVE_BYTES = 1024;
 export interface ReadToolOptions {
   /** Passed to the path guard (reads are allowed there; kept for symmetry with write tools). */
   protectedPaths?: readonly string[];
+  /** Where successful reads are recorded, so `edit` and `write` can insist on a read first. */
+  readLedger?: ReadLedger;
 }
 
 const readSchema = z.strictObject({
@@ -245,6 +248,7 @@ async function runRead(
   args: ReadArgs,
   workdir: string,
   signal: AbortSignal,
+  runId: string | undefined,
   options: ReadToolOptions,
 ): Promise<ToolOutput> {
   const guardOptions = options.protectedPaths
@@ -309,8 +313,10 @@ async function runRead(
     return fail(`read: cannot open ${display}: ${code ?? String(error)}`, 'execution_error');
   }
   let data: Buffer | 'too_large' | 'aborted';
+  let opened: { mtimeMs: number; size: number };
   try {
     const fstats = await handle.stat();
+    opened = { mtimeMs: fstats.mtimeMs, size: fstats.size };
     if (!fstats.isFile()) {
       return fail(
         `read refused: ${display} is not a regular file (it is ${kindOf(fstats)})`,
@@ -367,6 +373,11 @@ async function runRead(
     }
   }
 
+  // Later edits and overwrites of this file are checked against what the model saw here.
+  if (options.readLedger && runId) {
+    options.readLedger.recordRead(runId, resolved.path, fingerprintOf(data, opened));
+  }
+
   if (text.length === 0) {
     return {
       content: `(empty file: ${display} has 0 lines)`,
@@ -413,6 +424,6 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
     description: DESCRIPTION,
     schema: readSchema,
     parallelSafe: true,
-    run: (args, ctx) => runRead(args, ctx.workdir, ctx.signal, options),
+    run: (args, ctx) => runRead(args, ctx.workdir, ctx.signal, ctx.runId, options),
   });
 }

@@ -1,0 +1,159 @@
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { ClaudeTurn } from './response-mapping.js';
+import { StreamAssembler } from './stream-assembler.js';
+import { text } from './strings.js';
+
+/**
+ * One server-sent event as the SDK's decoder yields it.
+ *
+ * @example
+ * const ping: RawSseEvent = { event: 'ping', data: '{"type":"ping"}' };
+ */
+export interface RawSseEvent {
+  event: string | null;
+  data: string;
+}
+
+/**
+ * Why a stream gave no usable turn. Each is worth one more attempt.
+ *
+ * @example
+ * const failure: StreamFailure = { reason: 'stalled', detail: 'the response stream sent nothing for 60000 ms' };
+ */
+export interface StreamFailure {
+  reason: 'cut' | 'stalled' | 'sse-error' | 'garbled';
+  detail: string;
+}
+
+/**
+ * The outcome of one streamed request.
+ *
+ * @example
+ * if (result.ok) return result.turn;
+ */
+export type StreamAttemptResult =
+  | { ok: true; turn: ClaudeTurn }
+  | { ok: false; failure: StreamFailure };
+
+/**
+ * What one attempt needs; `open` and `events` are the SDK's, injected so this file loads no SDK.
+ *
+ * @example
+ * const options: StreamAttemptOptions = { open: (signal) => client.messages.create(body, { signal }).asResponse(), events: Stream.rawEvents, idleTimeoutMs: 60_000 };
+ */
+export interface StreamAttemptOptions {
+  /** Send the request (the SDK applies its HTTP retries) and resolve with the 200 response. */
+  open: (signal: AbortSignal) => Promise<Response>;
+  /** Decode the response body into server-sent events. */
+  events: (response: Response, controller: AbortController) => AsyncIterable<RawSseEvent>;
+  idleTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+  onTextDelta?: ((delta: string) => void) | undefined;
+}
+
+/**
+ * Thrown when the caller's `onTextDelta` throws, so the provider re-throws the caller's own error
+ * instead of mistaking it for a broken stream.
+ *
+ * @example
+ * if (error instanceof TextSinkError) throw error.cause;
+ */
+export class TextSinkError extends Error {
+  constructor(cause: unknown) {
+    super('onTextDelta threw', { cause });
+    this.name = 'TextSinkError';
+  }
+}
+
+/**
+ * Run one streamed Messages request and assemble its turn. Only a stream that reached
+ * `message_stop` counts: a stream that is cut, reports `event: error`, carries an undecodable
+ * event, or stays silent for `idleTimeoutMs` (pings count as activity, since the API pings while
+ * it buffers long tool input) yields a {@link StreamFailure} and no tool call (P7–P9). HTTP errors
+ * from `open` and the caller's abort are thrown.
+ *
+ * @example
+ * const result = await streamAttempt({ open, events, idleTimeoutMs: 60_000, onTextDelta: print });
+ */
+export async function streamAttempt(options: StreamAttemptOptions): Promise<StreamAttemptResult> {
+  const { signal, idleTimeoutMs } = options;
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const forwardAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', forwardAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  let stalled = false;
+  try {
+    const response = await options.open(controller.signal);
+    // Armed only once headers arrived: before that the SDK's own timeout and retries govern.
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, idleTimeoutMs);
+    const assembler = new StreamAssembler();
+    let failure: StreamFailure | undefined;
+    try {
+      for await (const sse of options.events(response, controller)) {
+        timer.refresh();
+        failure = consume(sse, assembler, options.onTextDelta);
+        if (failure || assembler.complete) break;
+      }
+    } catch (error) {
+      if (error instanceof TextSinkError) throw error;
+      if (!stalled && !signal?.aborted)
+        failure = { reason: 'cut', detail: `${text.streamCut} (${describe(error)})` };
+    }
+    signal?.throwIfAborted();
+    if (stalled)
+      return {
+        ok: false,
+        failure: { reason: 'stalled', detail: text.streamStalled(idleTimeoutMs) },
+      };
+    if (failure) return { ok: false, failure };
+    if (!assembler.complete)
+      return { ok: false, failure: { reason: 'cut', detail: text.streamCut } };
+    return { ok: true, turn: assembler.turn() };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forwardAbort);
+    // Releases the socket when we stopped reading early; a no-op once the body was read to its end.
+    controller.abort();
+  }
+}
+
+function consume(
+  sse: RawSseEvent,
+  assembler: StreamAssembler,
+  onTextDelta: ((delta: string) => void) | undefined,
+): StreamFailure | undefined {
+  if (sse.event === 'ping' || sse.data.trim() === '') return undefined;
+  let event: { type?: unknown; error?: { type?: unknown; message?: unknown } };
+  try {
+    event = JSON.parse(sse.data) as typeof event;
+  } catch {
+    if (sse.event === 'error')
+      return { reason: 'sse-error', detail: text.streamError(sse.data.slice(0, 200)) };
+    return { reason: 'garbled', detail: text.streamGarbled };
+  }
+  if (sse.event === 'error' || event.type === 'error') {
+    const type = typeof event.error?.type === 'string' ? event.error.type : 'error';
+    const message = typeof event.error?.message === 'string' ? `: ${event.error.message}` : '';
+    return { reason: 'sse-error', detail: text.streamError(`${type}${message}`) };
+  }
+  if (event.type === 'ping') return undefined;
+  const delta = assembler.push(event as RawMessageStreamEvent);
+  if (delta && onTextDelta) {
+    try {
+      onTextDelta(delta);
+    } catch (error) {
+      throw new TextSinkError(error);
+    }
+  }
+  return undefined;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

@@ -1,0 +1,223 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { defineTool, type Tool, type ToolMetadata, type ToolOutput } from '@tiny-claw/core';
+import { z } from 'zod';
+import { isInside, resolveInWorkdir } from '../path-guard.js';
+import { scrubEnvironment } from './env-scrub.js';
+import { runInProcessGroup } from './process-group.js';
+import { MODEL_OUTPUT_MAX_CHARS, renderBashOutput, reportedExitCode } from './render-output.js';
+import { bashText } from './strings.js';
+
+/**
+ * Limits of the `bash` tool.
+ *
+ * @example
+ * BASH_LIMITS.maxTimeoutSeconds; // 600
+ */
+export const BASH_LIMITS = {
+  defaultTimeoutSeconds: 120,
+  maxTimeoutSeconds: 600,
+  /** Linux MAX_ARG_STRLEN (one argv string, terminating NUL included) minus that NUL. */
+  maxCommandBytes: 128 * 1024 - 1,
+  /** Characters of one result sent to the model. */
+  maxOutputChars: MODEL_OUTPUT_MAX_CHARS,
+} as const;
+
+/**
+ * Options of {@link createBashTool}.
+ *
+ * @example
+ * const options: BashToolOptions = { protectedPaths: [stateDir], extraSecretEnvNames: ['MY_DB_URL'] };
+ */
+export interface BashToolOptions {
+  /** Directories the command may not run in (the state dir); a `cwd` inside them is refused. */
+  protectedPaths?: readonly string[];
+  /** More variables to drop from the child environment: exact names, or prefixes ending in `*`. */
+  extraSecretEnvNames?: readonly string[];
+  /** Source of the child environment before scrubbing; default `process.env`, read per call. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const bashSchema = z.strictObject({
+  command: z
+    .string()
+    .refine((value) => value.trim() !== '', { error: bashText.errors.emptyCommand })
+    .describe(bashText.commandDescription),
+  cwd: z.string().default('.').describe(bashText.cwdDescription),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(1, { error: bashText.errors.timeoutTooSmall })
+    .max(BASH_LIMITS.maxTimeoutSeconds, {
+      error: bashText.errors.timeoutTooLarge(BASH_LIMITS.maxTimeoutSeconds),
+    })
+    .default(BASH_LIMITS.defaultTimeoutSeconds)
+    .describe(
+      bashText.timeoutDescription(BASH_LIMITS.defaultTimeoutSeconds, BASH_LIMITS.maxTimeoutSeconds),
+    ),
+});
+
+/**
+ * Arguments of the `bash` tool after parsing (defaults applied).
+ *
+ * @example
+ * const args: BashArgs = { command: 'npm test', cwd: '.', timeout_seconds: 120 };
+ */
+export type BashArgs = z.output<typeof bashSchema>;
+
+function fail(content: string, errorType: string, extra: ToolMetadata = {}): ToolOutput {
+  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
+}
+
+/** Where the command runs, or the error output explaining why it cannot. */
+async function resolveCwd(
+  cwd: string,
+  workdir: string,
+  options: BashToolOptions,
+): Promise<{ path: string; relative: string } | ToolOutput> {
+  const resolved = await resolveInWorkdir(workdir, cwd, { access: 'read' });
+  if (!resolved.ok) return fail(`bash: ${resolved.error}`, resolved.errorType);
+  for (const entry of options.protectedPaths ?? []) {
+    const absolute = path.resolve(workdir, entry);
+    const canonical = await realpath(absolute).catch(() => absolute);
+    if (isInside(canonical, resolved.path) || isInside(absolute, resolved.path)) {
+      return fail(bashText.errors.cwdProtected(cwd), 'protected_path');
+    }
+  }
+  try {
+    const stats = await stat(resolved.path);
+    if (!stats.isDirectory()) return fail(bashText.errors.cwdNotDirectory(cwd), 'not_a_directory');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return fail(bashText.errors.cwdNotFound(cwd), 'not_found');
+    }
+    return fail(bashText.errors.cwdStat(cwd, code), 'execution_error');
+  }
+  return { path: resolved.path, relative: resolved.relative };
+}
+
+/** Signal name for an exit code above 128, when it names a real signal. */
+function signalForCode(code: number): string | undefined {
+  if (code <= 128 || code >= 128 + 65) return undefined;
+  const number = code - 128;
+  const names: Partial<Record<number, string>> = {
+    1: 'SIGHUP',
+    2: 'SIGINT',
+    3: 'SIGQUIT',
+    4: 'SIGILL',
+    6: 'SIGABRT',
+    7: 'SIGBUS',
+    8: 'SIGFPE',
+    9: 'SIGKILL',
+    11: 'SIGSEGV',
+    13: 'SIGPIPE',
+    14: 'SIGALRM',
+    15: 'SIGTERM',
+  };
+  return names[number];
+}
+
+async function runBash(
+  args: BashArgs,
+  workdir: string,
+  signal: AbortSignal,
+  options: BashToolOptions,
+): Promise<ToolOutput> {
+  if (args.command.includes('\0')) return fail(bashText.errors.nulInCommand, 'invalid_arguments');
+  const bytes = Buffer.byteLength(args.command, 'utf8');
+  if (bytes > BASH_LIMITS.maxCommandBytes) {
+    return fail(
+      bashText.errors.commandTooLong(bytes, BASH_LIMITS.maxCommandBytes),
+      'invalid_arguments',
+    );
+  }
+  if (signal.aborted) return fail(bashText.errors.cancelledBeforeStart, 'cancelled');
+  const cwd = await resolveCwd(args.cwd, workdir, options);
+  if ('content' in cwd) return cwd;
+
+  const env = scrubEnvironment(options.env ?? process.env, options.extraSecretEnvNames);
+  // bash trusts an inherited PWD that names the cwd; a stale one would confuse `pwd -L`.
+  env.PWD = cwd.path;
+  const result = await runInProcessGroup({
+    command: args.command,
+    cwd: cwd.path,
+    env,
+    timeoutMs: args.timeout_seconds * 1000,
+    signal,
+  });
+  if (result.spawnError !== undefined) {
+    return fail(bashText.errors.spawnFailed(result.spawnError), 'execution_error');
+  }
+
+  const exitCode = reportedExitCode({
+    code: result.code,
+    signal: result.signal,
+    timedOut: result.timedOut,
+  });
+  const notes: string[] = [];
+  if (result.timedOut) notes.push(bashText.notes.timedOut(args.timeout_seconds));
+  else if (result.cancelled) notes.push(bashText.notes.cancelled);
+  else if (result.code !== null) {
+    const name = signalForCode(result.code);
+    if (name) notes.push(bashText.notes.signalHint(result.code, name));
+  }
+  if (result.leftoversKilled && !result.timedOut && !result.cancelled) {
+    notes.push(bashText.notes.leftoversKilled);
+  }
+  if (result.pipesAbandoned) notes.push(bashText.notes.pipesAbandoned);
+
+  const rendered = renderBashOutput({
+    exitCode,
+    timedOut: result.timedOut,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    notes,
+  });
+  const metadata: ToolMetadata = {
+    exit_code: exitCode,
+    timed_out: result.timedOut,
+    stdout_truncated: rendered.stdoutTruncated,
+    stderr_truncated: rendered.stderrTruncated,
+    stdout_bytes: result.stdout.totalBytes,
+    stderr_bytes: result.stderr.totalBytes,
+    duration_ms: result.durationMs,
+    cwd: cwd.relative,
+  };
+  if (result.signal) metadata.signal = result.signal;
+  if (result.leftoversKilled) metadata.leftovers_killed = true;
+  if (result.cancelled) {
+    return fail(rendered.content, 'cancelled', { ...metadata, cancelled: true });
+  }
+  if (result.timedOut) return fail(rendered.content, 'bash_timeout', metadata);
+  if (exitCode !== 0) return fail(rendered.content, 'bash_command_failed', metadata);
+  return { content: rendered.content, isError: false, metadata };
+}
+
+/**
+ * Create the `bash` tool (not parallel-safe): runs `command` with `bash -c` in its own process
+ * group under the workdir, with a scrubbed environment, closed stdin, a timeout that kills the
+ * whole group, and bounded output. A non-zero exit is an error output
+ * (`error_type: 'bash_command_failed'`), a timeout too (`'bash_timeout'`, exit code 124).
+ *
+ * @example
+ * const bash = createBashTool({ protectedPaths: [stateDir] });
+ * const out = await bash.run(bash.parse({ command: 'ls -la', cwd: 'src' }), ctx);
+ * // out.content === 'exit_code=0 stdout_truncated=false stderr_truncated=false\nstdout:\n…'
+ */
+export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
+  return defineTool({
+    name: 'bash',
+    description: bashText.description(
+      BASH_LIMITS.defaultTimeoutSeconds,
+      BASH_LIMITS.maxTimeoutSeconds,
+      BASH_LIMITS.maxOutputChars,
+    ),
+    schema: bashSchema,
+    parallelSafe: false,
+    run: (args, ctx) => runBash(args, ctx.workdir, ctx.signal, options),
+  });
+}
+
+export { isSecretEnvVar, scrubEnvironment } from './env-scrub.js';

@@ -1,0 +1,296 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_OUTPUT_BUFFER_BYTES, OutputBuffer, type OutputSnapshot } from './output-buffer.js';
+import { findLiveLeftovers, PROCESS_TAG_ENV, signalGroup, signalProcess } from './process-sweep.js';
+
+/**
+ * Timing defaults of {@link runInProcessGroup}.
+ *
+ * @example
+ * runInProcessGroup({ ...options, killGraceMs: PROCESS_GROUP_DEFAULTS.killGraceMs });
+ */
+export const PROCESS_GROUP_DEFAULTS = {
+  /** Between SIGTERM and SIGKILL on timeout or cancellation. */
+  killGraceMs: 2000,
+  /** How long to wait for the pipes to close once the shell has exited. */
+  drainMs: 2000,
+  /** After killing whatever still holds the pipes, how long to wait before abandoning them. */
+  abandonMs: 500,
+} as const;
+
+/**
+ * The shell actually spawned. The command runs in a *second* bash, a child of this one, so that
+ * `$PPID` inside the command is this wrapper and not the harness: `kill -9 $PPID` kills the
+ * wrapper, never tiny-claw. The wrapper's own stderr goes to /dev/null so its job reports
+ * ("Segmentation fault  "$BASH" -c …") do not leak wrapper internals; the command gets the real
+ * stderr through fd 3. The inner `$0` is `bash`, so its messages read `bash: line 1: …`.
+ * `; exit $?` keeps bash from exec-ing the inner shell in place.
+ */
+const WRAPPER_SCRIPT = 'exec 3>&2 2>/dev/null; "$BASH" -c "$1" bash 2>&3 3>&-; exit $?';
+
+/**
+ * Options of {@link runInProcessGroup}.
+ *
+ * @example
+ * const options: ProcessGroupOptions = { command: 'ls', cwd: '/repo', env: {}, timeoutMs: 5000 };
+ */
+export interface ProcessGroupOptions {
+  command: string;
+  /** Absolute directory to run in. */
+  cwd: string;
+  /** Complete environment of the child (already scrubbed). */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Aborting kills the process group like a timeout does. */
+  signal?: AbortSignal;
+  /** Default {@link PROCESS_GROUP_DEFAULTS}.killGraceMs. */
+  killGraceMs?: number;
+  /** Default {@link PROCESS_GROUP_DEFAULTS}.drainMs. */
+  drainMs?: number;
+  /** Per stream; default 1 MiB. */
+  maxBufferBytes?: number;
+  /** Shell binary; default `bash` from PATH. */
+  shell?: string;
+}
+
+/**
+ * How a command ended and what it printed.
+ *
+ * @example
+ * const r: ProcessGroupResult = await runInProcessGroup(options);
+ * if (r.timedOut) console.log('killed after timeout');
+ */
+export interface ProcessGroupResult {
+  /** Exit code of the shell, or null when a signal ended it. */
+  code: number | null;
+  /** Signal that ended the shell, if any. */
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  stdout: OutputSnapshot;
+  stderr: OutputSnapshot;
+  durationMs: number;
+  /** Processes still alive once the shell had exited (background jobs, daemons) were killed. */
+  leftoversKilled: boolean;
+  /** Something we could not find kept the pipes open; reading stopped. */
+  pipesAbandoned: boolean;
+  /** Set when the shell could not be started; nothing ran. */
+  spawnError?: string;
+}
+
+/** Time for a process that has just closed its pipes to finish exiting (and turn zombie). */
+const SETTLE_MS = 15;
+
+/**
+ * Kill what is left of a command: the whole process group, and every live process tagged with
+ * this call's environment tag (those that left the group). The group is signalled whatever the
+ * scan says, because a scan can race with forks. With SIGKILL it looks again a few times so that
+ * processes forked meanwhile outside the group are caught too. Calls `onFound` (synchronously,
+ * before any further await) as soon as something alive is confirmed.
+ */
+async function killEverything(
+  pgid: number | undefined,
+  tag: string,
+  signal: NodeJS.Signals,
+  rounds: number,
+  onFound: () => void = () => {},
+): Promise<void> {
+  let alive = await findLiveLeftovers(tag, pgid);
+  if (alive.length > 0 && signal === 'SIGKILL') {
+    // A process that closed the pipes a moment ago may still be exiting: look once more
+    // before calling it a leftover, so a normal exit is not reported as one.
+    await sleep(SETTLE_MS);
+    alive = await findLiveLeftovers(tag, pgid);
+  }
+  for (let round = 0; round < rounds; round += 1) {
+    if (alive.length > 0) onFound();
+    // One kill(-pgid) reaches every member atomically, even a fork bomb's newest children.
+    signalGroup(pgid, signal);
+    for (const pid of alive) signalProcess(pid, signal);
+    if (alive.length === 0 || signal !== 'SIGKILL') break;
+    // Let the kernel deliver the kills, then look again for anything forked meanwhile.
+    await sleep(20);
+    alive = await findLiveLeftovers(tag, pgid);
+  }
+}
+
+/**
+ * Run `command` with `bash -c` in its own session and process group (`detached: true` →
+ * `setsid`), stdin closed (`'ignore'` = /dev/null), stdout/stderr captured into bounded
+ * {@link OutputBuffer}s, and every process it started stopped by the time this resolves.
+ *
+ * Lifecycle:
+ * - timeout or `signal` abort → SIGTERM to the group (and tagged processes), SIGKILL after
+ *   `killGraceMs`; `timedOut`/`cancelled` is set;
+ * - the shell exits → wait up to `drainMs` for the pipes to close (a background child may hold
+ *   them), then SIGKILL the group and tagged processes; if the pipes are still open after
+ *   `abandonMs`, stop reading (`pipesAbandoned`);
+ * - on every exit, leftovers (group members and tagged processes) are SIGKILLed
+ *   (`leftoversKilled`).
+ * So it resolves within about `timeoutMs + killGraceMs + drainMs` in the worst case.
+ *
+ * Covered: background jobs (`cmd &`), `nohup`, subshells and double forks (same group), `setsid`
+ * and daemonizing processes that keep the inherited environment (found by the tag on Linux),
+ * `kill -9 $PPID` / `kill 0` from the command (they hit the wrapper shell or the command's own
+ * group, never the harness). Not covered: processes that clear their environment *and* leave the
+ * group (`env -i setsid …`) or that run on macOS after leaving the group; processes started
+ * through another service (systemd-run, docker, ssh); a same-user command that deliberately
+ * signals the harness by pid. Fork bombs are stopped by the group kill but are not prevented —
+ * use cgroups (`pids.max`) or a sandbox for that.
+ *
+ * @example
+ * const result = await runInProcessGroup({ command: 'echo hi', cwd: '/repo', env: {}, timeoutMs: 10_000 });
+ * result.stdout.head.toString(); // 'hi\n'
+ */
+export function runInProcessGroup(options: ProcessGroupOptions): Promise<ProcessGroupResult> {
+  const killGraceMs = options.killGraceMs ?? PROCESS_GROUP_DEFAULTS.killGraceMs;
+  const drainMs = options.drainMs ?? PROCESS_GROUP_DEFAULTS.drainMs;
+  const maxBufferBytes = options.maxBufferBytes ?? DEFAULT_OUTPUT_BUFFER_BYTES;
+  const stdout = new OutputBuffer(maxBufferBytes);
+  const stderr = new OutputBuffer(maxBufferBytes);
+  const tag = randomBytes(16).toString('hex');
+  const started = performance.now();
+
+  return new Promise((resolve) => {
+    let code: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let timedOut = false;
+    let cancelled = false;
+    let terminating = false;
+    let leftoversKilled = false;
+    let pipesAbandoned = false;
+    let finished = false;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void): NodeJS.Timeout | undefined => {
+      // Nothing may be scheduled once finished: it would only keep the event loop alive.
+      if (finished) return undefined;
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        fn();
+      }, ms);
+      timers.add(timer);
+      return timer;
+    };
+
+    const base = (): Omit<ProcessGroupResult, 'spawnError'> => ({
+      code,
+      signal: exitSignal,
+      timedOut,
+      cancelled,
+      stdout: stdout.snapshot(),
+      stderr: stderr.snapshot(),
+      durationMs: Math.round(performance.now() - started),
+      leftoversKilled,
+      pipesAbandoned,
+    });
+
+    if (options.signal?.aborted) {
+      cancelled = true;
+      resolve(base());
+      return;
+    }
+
+    let child: ChildProcess;
+    try {
+      child = spawn(options.shell ?? 'bash', ['-c', WRAPPER_SCRIPT, 'bash', options.command], {
+        cwd: options.cwd,
+        env: { ...options.env, [PROCESS_TAG_ENV]: tag },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // Synchronous failures: invalid arguments (NUL bytes), E2BIG on some platforms.
+      resolve({ ...base(), spawnError: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    const pgid = child.pid;
+
+    const finish = async (spawnError?: string) => {
+      if (finished) return;
+      finished = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      options.signal?.removeEventListener('abort', onAbort);
+      if (pgid !== undefined) {
+        // The shell is gone; anything still tagged or in its group outlived it.
+        await killEverything(pgid, tag, 'SIGKILL', 5, () => {
+          leftoversKilled = true;
+        });
+      }
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      const result = base();
+      resolve(spawnError === undefined ? result : { ...result, spawnError });
+    };
+
+    const terminate = () => {
+      if (terminating) return;
+      terminating = true;
+      // The group at once; the scan for members that left it follows.
+      signalGroup(pgid, 'SIGTERM');
+      void killEverything(pgid, tag, 'SIGTERM', 1);
+      later(killGraceMs, () => {
+        signalGroup(pgid, 'SIGKILL');
+        void killEverything(pgid, tag, 'SIGKILL', 5);
+      });
+    };
+
+    function onAbort() {
+      if (finished) return;
+      cancelled = true;
+      terminate();
+    }
+
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // Reading errors (EIO after abandoning) must not crash the harness.
+    child.stdout?.on('error', () => {});
+    child.stderr?.on('error', () => {});
+
+    child.on('error', (error) => {
+      // Spawn failures (ENOENT for bash, a vanished cwd) arrive here and no 'exit' follows.
+      if (pgid === undefined) void finish(error.message);
+    });
+
+    child.on('exit', (exitCode, signal) => {
+      code = exitCode;
+      exitSignal = signal;
+      // Finished in time: background children holding the pipes are the drain's business.
+      if (timeoutTimer) {
+        clearTimeout(timeoutTimer);
+        timers.delete(timeoutTimer);
+      }
+      // Background children may keep stdout/stderr open forever (E4): bound the wait.
+      later(drainMs, () => {
+        if (finished) return;
+        const markFound = () => {
+          leftoversKilled = true;
+        };
+        void killEverything(pgid, tag, 'SIGKILL', 5, markFound).then(() => {
+          later(PROCESS_GROUP_DEFAULTS.abandonMs, () => {
+            pipesAbandoned = true;
+            void finish();
+          });
+        });
+      });
+    });
+
+    // 'close' follows 'exit' once both pipes are closed: the normal end.
+    child.on('close', () => {
+      // Without a pid the spawn failed and 'error' reports why.
+      if (pgid !== undefined) void finish();
+    });
+
+    const timeoutTimer = later(options.timeoutMs, () => {
+      timedOut = true;
+      terminate();
+    });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    // Last resort should 'exit' never come (it always should after SIGKILL).
+    later(options.timeoutMs + killGraceMs + drainMs + 5000, () => {
+      pipesAbandoned = true;
+      void finish();
+    });
+  });
+}

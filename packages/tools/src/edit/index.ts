@@ -1,0 +1,321 @@
+import { lstat, stat } from 'node:fs/promises';
+import {
+  defineTool,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+  writeFileAtomic,
+} from '@tiny-claw/core';
+import { z } from 'zod';
+import { withFileLock } from '../file-state/file-lock.js';
+import { fingerprintOf } from '../file-state/fingerprint.js';
+import type { ReadLedger } from '../file-state/read-ledger.js';
+import { resolveInWorkdir } from '../path-guard.js';
+import { applyEdit } from './apply-edit.js';
+import { describeNotFound } from './diagnostics.js';
+import { loadFileBytes } from './load-file.js';
+import { findMatch, MATCHER_LIMITS } from './matcher.js';
+import { numberedSnippet } from './snippet.js';
+import { editNotes, editText } from './strings.js';
+import { detectTextFormat, splitBom } from './text-format.js';
+
+/**
+ * Limits of the `edit` tool.
+ *
+ * @example
+ * if (stats.size > EDIT_LIMITS.maxFileBytes) console.log('too large for edit');
+ */
+export const EDIT_LIMITS = {
+  /** Files larger than this are refused without being read. */
+  maxFileBytes: 20 * 1024 * 1024,
+  /** Hard time budget of the matcher pipeline. */
+  matchBudgetMs: MATCHER_LIMITS.budgetMs,
+  /** Match lines listed in messages and metadata. */
+  maxListedLines: 20,
+} as const;
+
+/**
+ * Options of {@link createEditTool}.
+ *
+ * @example
+ * const options: EditToolOptions = { protectedPaths: [stateDir], readLedger: ledger };
+ */
+export interface EditToolOptions {
+  /** Paths (absolute or workdir-relative) that must never be written, e.g. the state dir. */
+  protectedPaths?: readonly string[];
+  /**
+   * When given (and the call has a `ctx.runId`), an edit requires that the run read the file
+   * and that it did not change since (F29/F30); a successful edit records the new state.
+   */
+  readLedger?: ReadLedger;
+}
+
+const editSchema = z.strictObject({
+  path: z.string().describe(editText.pathArg),
+  old_text: z.string().describe(editText.oldTextArg),
+  new_text: z.string().describe(editText.newTextArg),
+  replace_all: z.boolean().default(false).describe(editText.replaceAllArg),
+});
+
+/**
+ * Arguments of the `edit` tool after parsing (defaults applied).
+ *
+ * @example
+ * const args: EditArgs = { path: 'src/a.ts', old_text: 'a', new_text: 'b', replace_all: false };
+ */
+export type EditArgs = z.output<typeof editSchema>;
+
+function fail(content: string, errorType: string, extra: Record<string, unknown> = {}): ToolOutput {
+  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+function kindOf(stats: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+function otherBom(bytes: Uint8Array): string | undefined {
+  const [a, b, c, d] = bytes;
+  if (a === 0xff && b === 0xfe && c === 0x00 && d === 0x00) return 'UTF-32LE';
+  if (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) return 'UTF-32BE';
+  if (a === 0xff && b === 0xfe) return 'UTF-16LE';
+  if (a === 0xfe && b === 0xff) return 'UTF-16BE';
+  return undefined;
+}
+
+/** Strict UTF-8 without NUL bytes (a NUL means binary, whatever the decoder says). */
+function decodeUtf8(bytes: Buffer): string | undefined {
+  if (bytes.indexOf(0) !== -1) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const MAX_MODE_BITS = 0o1777; // keep permissions and sticky; drop setuid/setgid like a write(2) does
+
+async function editLocked(
+  args: EditArgs,
+  ctx: ToolContext,
+  abs: string,
+  relative: string,
+  options: EditToolOptions,
+): Promise<ToolOutput> {
+  const display = args.path;
+  const limitMb = EDIT_LIMITS.maxFileBytes / 1024 / 1024;
+  const loaded = await loadFileBytes(abs, EDIT_LIMITS.maxFileBytes);
+  if (!loaded.ok) {
+    switch (loaded.problem) {
+      case 'not_found':
+        return fail(editText.notFoundFile(display), 'not_found');
+      case 'symlink':
+        return fail(editText.symlinkSwapped(display), 'invalid_path');
+      case 'not_regular':
+        return fail(
+          editText.notRegular(display, loaded.stats ? kindOf(loaded.stats) : 'not a regular file'),
+          'not_regular_file',
+        );
+      case 'too_large':
+        return loaded.stats
+          ? fail(
+              editText.tooLarge(display, formatSize(loaded.stats.size), limitMb),
+              'file_too_large',
+            )
+          : fail(editText.grewTooLarge(display, limitMb), 'file_too_large');
+      default:
+        return fail(editText.readFailed(display, loaded.code), 'execution_error');
+    }
+  }
+  const { bytes, stats } = loaded;
+  const before = fingerprintOf(bytes, stats);
+
+  const ledger = options.readLedger;
+  if (ledger && ctx.runId !== undefined) {
+    const verdict = ledger.check(ctx.runId, abs, before);
+    if (verdict === 'not_read') return fail(editText.notRead(display), 'file_not_read');
+    if (verdict === 'modified') return fail(editText.modifiedSinceRead(display), 'file_modified');
+  }
+
+  const encoding = otherBom(bytes);
+  if (encoding) return fail(editText.otherEncoding(display, encoding), 'not_utf8', { encoding });
+  const decoded = decodeUtf8(bytes);
+  if (decoded === undefined) return fail(editText.notUtf8(display), 'not_utf8');
+  const format = detectTextFormat(decoded);
+  const { body } = splitBom(decoded);
+
+  const outcome = findMatch(body, args.old_text, { budgetMs: EDIT_LIMITS.matchBudgetMs });
+  if (!outcome.found) {
+    return fail(
+      describeNotFound(display, body, args.old_text, outcome.reason),
+      'edit_old_text_not_found',
+      { reason: outcome.reason, elapsed_ms: Math.round(outcome.elapsedMs) },
+    );
+  }
+  const lines = outcome.matches.map((match) => match.line);
+  const listed = lines.slice(0, EDIT_LIMITS.maxListedLines);
+  if (outcome.matches.length > 1 && !args.replace_all) {
+    return fail(
+      editText.multipleMatches(display, lines.length, listed, outcome.strategy),
+      'edit_multiple_matches',
+      { match_count: lines.length, match_lines: listed, strategy: outcome.strategy },
+    );
+  }
+
+  const applied = applyEdit({
+    body,
+    matches: outcome.matches,
+    newText: args.new_text,
+    format,
+    stripLinePrefixes: outcome.lineNumberPrefixStripped,
+  });
+  if (applied.text === body) return fail(editText.noEffect(display), 'invalid_arguments');
+  if (ctx.signal.aborted) return fail(editText.cancelled, 'cancelled');
+
+  // Another process may have written since we read; writing now would silently drop its change.
+  try {
+    const now = await lstat(abs);
+    if (now.isSymbolicLink()) return fail(editText.symlinkSwapped(display), 'invalid_path');
+    if (now.mtimeMs !== stats.mtimeMs || now.size !== stats.size) {
+      return fail(editText.changedDuringEdit(display), 'file_modified');
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return fail(editText.readFailed(display, code), 'execution_error');
+  }
+
+  const output = Buffer.from(format.bom ? `\uFEFF${applied.text}` : applied.text, 'utf8');
+  try {
+    await writeFileAtomic(abs, output, { mode: stats.mode & MAX_MODE_BITS });
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    return fail(editText.writeFailed(display, code ?? (error as Error).message), 'execution_error');
+  }
+  if (ledger && ctx.runId !== undefined) {
+    try {
+      ledger.recordRead(ctx.runId, abs, fingerprintOf(output, await stat(abs)));
+    } catch {
+      // The edit is on disk; a missing record only means the next edit asks for a re-read.
+    }
+  }
+
+  const notes: string[] = [];
+  if (outcome.lineNumberPrefixStripped) notes.push(editNotes.prefixStripped);
+  else if (outcome.strategy !== 'exact') notes.push(editNotes.fuzzy(outcome.strategy));
+  const strategy = outcome.lineNumberPrefixStripped
+    ? `line_number_prefix_stripped+${outcome.strategy}`
+    : outcome.strategy;
+  const content = [
+    `path=${display}`,
+    `strategy=${strategy}`,
+    `replacements=${applied.replacements}`,
+    `start_line=${applied.first.line}`,
+    ...(applied.replacements > 1 ? [`match_lines=[${listed.join(', ')}]`] : []),
+    `lines=${applied.linesBefore}->${applied.linesAfter}`,
+    ...notes,
+    'snippet:',
+    numberedSnippet(applied.text, applied.first.start, applied.first.end, applied.first.line),
+  ].join('\n');
+  return {
+    content,
+    isError: false,
+    metadata: {
+      path: relative,
+      strategy: outcome.strategy,
+      line_number_prefix_stripped: outcome.lineNumberPrefixStripped,
+      replacements: applied.replacements,
+      start_line: applied.first.line,
+      match_lines: listed,
+      lines_before: applied.linesBefore,
+      lines_after: applied.linesAfter,
+      match_ms: Math.round(outcome.elapsedMs * 10) / 10,
+    },
+  };
+}
+
+async function runEdit(
+  args: EditArgs,
+  ctx: ToolContext,
+  options: EditToolOptions,
+): Promise<ToolOutput> {
+  if (args.old_text === '') return fail(editText.emptyOldText, 'invalid_arguments');
+  if (args.old_text === args.new_text) return fail(editText.sameText, 'invalid_arguments');
+
+  const resolved = await resolveInWorkdir(ctx.workdir, args.path, {
+    access: 'write',
+    protectedPaths: options.protectedPaths ?? [],
+  });
+  if (!resolved.ok) return fail(`edit: ${resolved.error}`, resolved.errorType);
+
+  // stat before open: directories, FIFOs and huge files are refused without being opened.
+  try {
+    const stats = await stat(resolved.path);
+    if (stats.isDirectory()) return fail(editText.isDirectory(args.path), 'is_directory');
+    if (!stats.isFile()) {
+      return fail(editText.notRegular(args.path, kindOf(stats)), 'not_regular_file');
+    }
+    if (stats.size > EDIT_LIMITS.maxFileBytes) {
+      const limitMb = EDIT_LIMITS.maxFileBytes / 1024 / 1024;
+      return fail(editText.tooLarge(args.path, formatSize(stats.size), limitMb), 'file_too_large', {
+        size: stats.size,
+      });
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return fail(editText.notFoundFile(args.path), 'not_found');
+    }
+    return fail(editText.readFailed(args.path, code), 'execution_error');
+  }
+  if (ctx.signal.aborted) return fail(editText.cancelled, 'cancelled');
+
+  const lock = options.readLedger
+    ? options.readLedger.withFileLock.bind(options.readLedger)
+    : withFileLock;
+  return lock(resolved.path, () =>
+    editLocked(args, ctx, resolved.path, resolved.relative, options),
+  );
+}
+
+/**
+ * Create the `edit` tool (not parallel-safe): replace old_text with new_text in an existing
+ * UTF-8 file, found by the degraded-matching pipeline of SPEC §5 (exact first, then
+ * increasingly tolerant strategies, each reported by name). Exactly one match is required
+ * unless `replace_all`. The file's EOL style, BOM, trailing-newline state and mode are kept;
+ * the write is atomic; edits of one file are serialised. With a `readLedger`, the run must have
+ * read the file, unchanged since (F29/F30).
+ *
+ * Residual risks: Node has no `openat2(RESOLVE_BENEATH)`, so a directory swapped for a symlink
+ * between the guard and the write is not caught (the final component is opened O_NOFOLLOW and
+ * re-checked); the atomic rename gives the file a new inode (owner = this process, hard links
+ * are detached rather than written through).
+ *
+ * @example
+ * const edit = createEditTool({ protectedPaths: [stateDir], readLedger: ledger });
+ * const out = await edit.run(edit.parse({ path: 'src/a.ts', old_text: 'let a = 1;', new_text: 'let a = 2;' }), ctx);
+ * // out.content starts with 'path=src/a.ts\nstrategy=exact\nreplacements=1\nstart_line=3'
+ */
+export function createEditTool(options: EditToolOptions = {}): Tool<EditArgs> {
+  return defineTool({
+    name: 'edit',
+    description: editText.description,
+    schema: editSchema,
+    parallelSafe: false,
+    run: (args, ctx) => runEdit(args, ctx, options),
+  });
+}

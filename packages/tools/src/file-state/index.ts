@@ -1,0 +1,14 @@
+/**
+ * Shared file state for the file tools: the per-run read ledger (F29/F30), content
+ * fingerprints and the per-file lock (F31).
+ *
+ * @example
+ * import { ReadLedger, fingerprintOf, withFileLock } from './file-state/index.js';
+ */
+export { withFileLock } from './file-lock.js';
+export { type FileFingerprint, fingerprintOf, sameFingerprint } from './fingerprint.js';
+export {
+  ReadLedger,
+  type ReadLedgerOptions,
+  type ReadLedgerVerdict,
+} from './read-ledger.js';

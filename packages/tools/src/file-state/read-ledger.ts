@@ -1,0 +1,115 @@
+import { withFileLock } from './file-lock.js';
+import { type FileFingerprint, sameFingerprint } from './fingerprint.js';
+
+/**
+ * Result of {@link ReadLedger.check}:
+ * - `ok`: the file was read in this run and is unchanged since;
+ * - `not_read`: no read of this file was recorded in this run (F29: "read it first");
+ * - `modified`: it was read, but mtime, size or content differ now (F30: "read it again").
+ *
+ * @example
+ * const verdict: ReadLedgerVerdict = ledger.check(runId, abs, current);
+ */
+export type ReadLedgerVerdict = 'ok' | 'not_read' | 'modified';
+
+/**
+ * Options of {@link ReadLedger}.
+ *
+ * @example
+ * const ledger = new ReadLedger({ maxRuns: 16 });
+ */
+export interface ReadLedgerOptions {
+  /** Runs remembered at once; the least recently used run is forgotten beyond this. Default 64. */
+  maxRuns?: number;
+}
+
+/**
+ * Which files each run has read, and in what state, so that `edit`/`write` can refuse to change
+ * a file the model has not seen (F29) or that changed after it looked (F30). `read` records,
+ * `edit`/`write` check and then record the state they wrote (so consecutive edits work).
+ * Paths are the canonical absolute paths returned by `resolveInWorkdir`.
+ *
+ * Also hands out the per-file lock ({@link withFileLock}) that serialises concurrent changes of
+ * one file (F31).
+ *
+ * @example
+ * const ledger = new ReadLedger();
+ * ledger.recordRead('run-1', '/repo/a.ts', fingerprintOf(bytes, stats));
+ * ledger.check('run-1', '/repo/a.ts', fingerprintOf(bytes, stats)); // 'ok'
+ * ledger.check('run-2', '/repo/a.ts', fingerprintOf(bytes, stats)); // 'not_read'
+ */
+export class ReadLedger {
+  readonly #runs = new Map<string, Map<string, FileFingerprint>>();
+  readonly #maxRuns: number;
+
+  constructor(options: ReadLedgerOptions = {}) {
+    this.#maxRuns = Math.max(1, options.maxRuns ?? 64);
+  }
+
+  /**
+   * Remember that `runId` has seen `absPath` in state `state`.
+   *
+   * @example
+   * ledger.recordRead(ctx.runId, resolved.path, fingerprintOf(bytes, stats));
+   */
+  recordRead(runId: string, absPath: string, state: FileFingerprint): void {
+    let files = this.#runs.get(runId);
+    if (files) {
+      // Re-insert to mark the run as most recently used.
+      this.#runs.delete(runId);
+    } else {
+      files = new Map();
+    }
+    this.#runs.set(runId, files);
+    files.set(absPath, { ...state });
+    while (this.#runs.size > this.#maxRuns) {
+      const oldest = this.#runs.keys().next().value;
+      if (oldest === undefined) break;
+      this.#runs.delete(oldest);
+    }
+  }
+
+  /**
+   * Compare the file's `current` state with what `runId` last read.
+   *
+   * @example
+   * if (ledger.check(runId, abs, current) === 'modified') return fail('read it again');
+   */
+  check(runId: string, absPath: string, current: FileFingerprint): ReadLedgerVerdict {
+    const seen = this.#runs.get(runId)?.get(absPath);
+    if (seen === undefined) return 'not_read';
+    return sameFingerprint(seen, current) ? 'ok' : 'modified';
+  }
+
+  /**
+   * The state `runId` last recorded for `absPath`, if any.
+   *
+   * @example
+   * ledger.lastRead('run-1', '/repo/a.ts')?.sha256;
+   */
+  lastRead(runId: string, absPath: string): FileFingerprint | undefined {
+    const seen = this.#runs.get(runId)?.get(absPath);
+    return seen === undefined ? undefined : { ...seen };
+  }
+
+  /**
+   * Drop everything recorded for a finished run.
+   *
+   * @example
+   * ledger.forgetRun(result.runId);
+   */
+  forgetRun(runId: string): void {
+    this.#runs.delete(runId);
+  }
+
+  /**
+   * Run `fn` holding the process-wide lock of `absPath` (see {@link withFileLock}). Do the
+   * check, the read-modify-write and the {@link recordRead} inside it.
+   *
+   * @example
+   * await ledger.withFileLock(abs, async () => { … check, write, recordRead … });
+   */
+  withFileLock<T>(absPath: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(absPath, fn);
+  }
+}

@@ -1,0 +1,348 @@
+import { createHash } from 'node:crypto';
+import { constants as fsConstants, type Stats } from 'node:fs';
+import { chown, type FileHandle, lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  defineTool,
+  errorMessage,
+  type Tool,
+  type ToolContext,
+  type ToolMetadata,
+  type ToolOutput,
+  writeFileAtomic,
+} from '@tiny-claw/core';
+import { z } from 'zod';
+import {
+  type FileFingerprint,
+  fingerprintOf,
+  type ReadLedger,
+  withFileLock,
+} from '../file-state/index.js';
+import { resolveInWorkdir } from '../path-guard.js';
+import { writeText } from './strings.js';
+
+/**
+ * Limits and defaults of the `write` tool.
+ *
+ * @example
+ * if (bytes > WRITE_LIMITS.maxContentBytes) console.log('too large for write');
+ */
+export const WRITE_LIMITS = {
+  /** Content (and, for append, the resulting file) larger than this is refused. */
+  maxContentBytes: 20 * 1024 * 1024,
+  /** Permission bits of a file the tool creates (an existing file keeps its own). */
+  newFileMode: 0o644,
+} as const;
+
+/**
+ * Options of {@link createWriteTool}.
+ *
+ * @example
+ * const options: WriteToolOptions = { protectedPaths: [stateDir], readLedger: ledger };
+ */
+export interface WriteToolOptions {
+  /** Never written, even when missing (the state dir). `.git` is always refused. */
+  protectedPaths?: readonly string[];
+  /**
+   * The ledger the `read` tool records into. With it (and a `ctx.runId`), an existing file can
+   * only be written after it was read in the same run and is unchanged since (F29/F30). Without
+   * either there is no such check, as in `read` and `edit` (library use outside a run).
+   */
+  readLedger?: ReadLedger;
+}
+
+const writeSchema = z.strictObject({
+  path: z.string().describe(writeText.pathDescription),
+  content: z.string().describe(writeText.contentDescription),
+  mode: z
+    .enum(['overwrite', 'append'], { error: writeText.modeInvalid })
+    .default('overwrite')
+    .describe(writeText.modeDescription),
+});
+
+/**
+ * Arguments of the `write` tool after parsing (defaults applied).
+ *
+ * @example
+ * const args: WriteArgs = { path: 'src/new.ts', content: 'export {};\n', mode: 'overwrite' };
+ */
+export type WriteArgs = z.output<typeof writeSchema>;
+
+const MAX_MB = WRITE_LIMITS.maxContentBytes / 1024 / 1024;
+
+function fail(content: string, errorType: string, extra: ToolMetadata = {}): ToolOutput {
+  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+/** Lines as `wc -l` plus a final unterminated line: "a\nb\n" and "a\nb" are 2, "" is 0. */
+function countLines(text: string): number {
+  if (text === '') return 0;
+  let count = 0;
+  let pos = text.indexOf('\n');
+  while (pos !== -1) {
+    count += 1;
+    pos = text.indexOf('\n', pos + 1);
+  }
+  return text.endsWith('\n') ? count : count + 1;
+}
+
+/** The file being replaced: its stat, fingerprint and (for append) its bytes. */
+interface ExistingFile {
+  stats: Stats;
+  /** Only computed when a ledger needs it. */
+  fingerprint?: FileFingerprint;
+  bytes?: Buffer;
+}
+
+/** What {@link inspectTarget} must read of an existing file. */
+interface InspectNeeds {
+  /** Hash the content (for the ledger check). */
+  hash: boolean;
+  /** Keep the content (append). */
+  keepBytes: boolean;
+  /** Size of the content to be added (append limit). */
+  contentBytes: number;
+}
+
+/**
+ * Inspect the current target without following a symlink or blocking on a FIFO: undefined when
+ * it does not exist, an error output when it cannot be written, else its state.
+ */
+async function inspectTarget(
+  abs: string,
+  display: string,
+  needs: InspectNeeds,
+): Promise<ExistingFile | ToolOutput | undefined> {
+  const { keepBytes, contentBytes } = needs;
+  const maxBytes = WRITE_LIMITS.maxContentBytes;
+  let linkStats: Stats;
+  try {
+    linkStats = await lstat(abs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') {
+      return fail(writeText.errors.parentNotDirectory(display), 'invalid_path');
+    }
+    return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
+  }
+  // The guard returned a canonical path, so a symlink here appeared after it looked.
+  if (linkStats.isSymbolicLink()) {
+    return fail(writeText.errors.becameSymlink(display), 'invalid_path');
+  }
+  if (linkStats.isDirectory()) return fail(writeText.errors.isDirectory(display), 'is_directory');
+  if (!linkStats.isFile()) {
+    return fail(writeText.errors.notRegular(display, kindOf(linkStats)), 'not_regular_file');
+  }
+  if (keepBytes && linkStats.size + contentBytes > maxBytes) {
+    return fail(
+      writeText.errors.appendTooLarge(display, linkStats.size + contentBytes, MAX_MB),
+      'file_too_large',
+    );
+  }
+  // O_NOFOLLOW + O_NONBLOCK: a swap to a symlink or FIFO since lstat fails or returns at once.
+  const flags =
+    fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(abs, flags);
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      return fail(writeText.errors.notRegular(display, kindOf(stats)), 'not_regular_file');
+    }
+    if (!needs.hash && !keepBytes) return { stats };
+    // Hash while reading in chunks: an overwrite never needs the old bytes in memory.
+    const hash = createHash('sha256');
+    const chunks: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(256 * 1024);
+    let position = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      const piece = chunk.subarray(0, bytesRead);
+      hash.update(piece);
+      if (keepBytes) {
+        chunks.push(Buffer.from(piece));
+        if (position + bytesRead + contentBytes > maxBytes) {
+          return fail(
+            writeText.errors.appendTooLarge(display, position + bytesRead + contentBytes, MAX_MB),
+            'file_too_large',
+          );
+        }
+      }
+      position += bytesRead;
+    }
+    const existing: ExistingFile = { stats };
+    if (needs.hash) {
+      existing.fingerprint = { mtimeMs: stats.mtimeMs, size: position, sha256: hash.digest('hex') };
+    }
+    if (keepBytes) existing.bytes = Buffer.concat(chunks, position);
+    return existing;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return fail(writeText.errors.becameSymlink(display), 'invalid_path');
+    return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+function isOutput(value: unknown): value is ToolOutput {
+  return typeof value === 'object' && value !== null && 'isError' in value;
+}
+
+/** The part of a write that runs under the file's lock: check, write, record. */
+async function writeLocked(
+  args: WriteArgs,
+  abs: string,
+  relative: string,
+  ctx: ToolContext,
+  options: WriteToolOptions,
+): Promise<ToolOutput> {
+  const display = args.path;
+  const runId = ctx.runId;
+  // Like read and edit: the ledger is per run, so a call outside a run is not checked.
+  const ledger = runId === undefined ? undefined : options.readLedger;
+  const content = Buffer.from(args.content, 'utf8');
+  const append = args.mode === 'append';
+
+  const existing = await inspectTarget(abs, display, {
+    hash: ledger !== undefined,
+    keepBytes: append,
+    contentBytes: content.length,
+  });
+  if (isOutput(existing)) return existing;
+  if (existing?.fingerprint && ledger && runId !== undefined) {
+    const verdict = ledger.check(runId, abs, existing.fingerprint);
+    if (verdict === 'not_read') return fail(writeText.errors.notRead(display), 'file_not_read');
+    if (verdict === 'modified') {
+      return fail(writeText.errors.modified(display), 'file_modified_since_read');
+    }
+  }
+  if (ctx.signal.aborted) return fail(writeText.errors.cancelled, 'cancelled');
+
+  const dir = path.dirname(abs);
+  if (!existing) {
+    try {
+      // Default mode (0777 & ~umask) like `mkdir -p`: these are the user's project directories.
+      await mkdir(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR' || code === 'EEXIST') {
+        return fail(writeText.errors.parentNotDirectory(display), 'invalid_path');
+      }
+      return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
+    }
+  }
+  // The guard canonicalised `abs`; if its directory no longer resolves to itself, a component was
+  // swapped for a symlink since. Narrows (cannot close) the check-to-use window.
+  try {
+    if ((await realpath(dir)) !== dir) {
+      return fail(writeText.errors.parentMoved(display), 'invalid_path');
+    }
+  } catch (error) {
+    return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
+  }
+
+  const data = append && existing?.bytes ? Buffer.concat([existing.bytes, content]) : content;
+  // Only permission bits: setuid/setgid must not survive a content change.
+  const mode = existing ? existing.stats.mode & 0o777 : WRITE_LIMITS.newFileMode;
+  try {
+    await writeFileAtomic(abs, data, { mode });
+  } catch (error) {
+    return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
+  }
+  if (existing) await keepOwner(abs, existing.stats);
+
+  const metadata: ToolMetadata = {
+    path: relative,
+    mode: args.mode,
+    bytes: content.length,
+    lines: countLines(args.content),
+    file_bytes: data.length,
+    created: !existing,
+  };
+  if (ledger && runId !== undefined) {
+    try {
+      // What the model wrote is what it has seen: the next write needs no fresh read.
+      ledger.recordRead(runId, abs, fingerprintOf(data, await stat(abs)));
+    } catch {
+      // Removed right after the write: the next write will simply need a new read.
+    }
+  }
+
+  const lines = [
+    `path=${display}`,
+    `mode=${args.mode}`,
+    `bytes=${content.length}`,
+    `lines=${metadata.lines}`,
+  ];
+  if (append) lines.push(`file_bytes=${data.length}`);
+  if (!existing) lines.push('created=true');
+  if (existing && existing.stats.nlink > 1) {
+    lines.push(writeText.hardLinkNote(existing.stats.nlink));
+  }
+  return { content: lines.join('\n'), isError: false, metadata };
+}
+
+/** Best effort: give the new file the old one's owner (possible when running as root). */
+async function keepOwner(abs: string, before: Stats): Promise<void> {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  if (uid === undefined || (before.uid === uid && before.gid === gid)) return;
+  await chown(abs, before.uid, before.gid).catch(() => undefined);
+}
+
+async function runWrite(
+  args: WriteArgs,
+  ctx: ToolContext,
+  options: WriteToolOptions,
+): Promise<ToolOutput> {
+  if (ctx.signal.aborted) return fail(writeText.errors.cancelled, 'cancelled');
+  const bytes = Buffer.byteLength(args.content, 'utf8');
+  if (bytes > WRITE_LIMITS.maxContentBytes) {
+    return fail(writeText.errors.contentTooLarge(bytes, MAX_MB), 'file_too_large', { bytes });
+  }
+  if (/[\\/]$/.test(args.path)) {
+    return fail(writeText.errors.trailingSeparator(args.path), 'invalid_path');
+  }
+  const guardOptions = options.protectedPaths
+    ? { access: 'write' as const, protectedPaths: options.protectedPaths }
+    : { access: 'write' as const };
+  const resolved = await resolveInWorkdir(ctx.workdir, args.path, guardOptions);
+  if (!resolved.ok) return fail(`write: ${resolved.error}`, resolved.errorType);
+  const target = resolved.path;
+  // One writer per file at a time across every tool of the process (F31).
+  return withFileLock(target, () => writeLocked(args, target, resolved.relative, ctx, options));
+}
+
+/**
+ * Create the `write` tool (not parallel-safe): atomic create/overwrite/append of a file inside
+ * the workdir, keeping an existing file's permission bits, refusing `.git`, protected paths,
+ * symlink escapes and non-regular files, and — with a `readLedger` — refusing to change a file
+ * that was not read in this run or changed since (F29/F30). Concurrent writes of one file are
+ * serialised (F31); a failed write leaves the old content and no temp file (F32).
+ *
+ * @example
+ * const write = createWriteTool({ protectedPaths: [stateDir], readLedger: ledger });
+ * const out = await write.run(write.parse({ path: 'notes/todo.md', content: '- [ ] ship\n' }), ctx);
+ * // out.content === 'path=notes/todo.md\nmode=overwrite\nbytes=11\nlines=1\ncreated=true'
+ */
+export function createWriteTool(options: WriteToolOptions = {}): Tool<WriteArgs> {
+  return defineTool({
+    name: 'write',
+    description: writeText.description(MAX_MB),
+    schema: writeSchema,
+    parallelSafe: false,
+    run: (args, ctx) => runWrite(args, ctx, options),
+  });
+}
