@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTempWorkspace, runCli } from '@tiny-claw/testkit';
+import { describe, expect, it } from 'vitest';
+
+// Live smoke tests against the real vendors: the seeds' read → edit demo, judged only by the file's
+// final content. They run only when a key is present and are never part of the CI requirement.
+const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/tiny-claw.js');
+
+const vendors = [
+  { provider: 'openai', key: 'OPENAI_API_KEY', extra: ['OPENAI_BASE_URL'] },
+  { provider: 'claude', key: 'ANTHROPIC_API_KEY', extra: ['ANTHROPIC_BASE_URL'] },
+] as const;
+
+for (const vendor of vendors) {
+  const key = process.env[vendor.key];
+  describe.skipIf(!key)(`live ${vendor.provider} (skipped: ${vendor.key} is not set)`, () => {
+    it('reads a file and edits one word in it', async () => {
+      const ws = await createTempWorkspace({
+        'greeting.py': 'def greet(name):\n    return "Hello, " + name\n',
+      });
+      try {
+        const env: Record<string, string> = {
+          TINY_CLAW_PROVIDER: vendor.provider,
+          [vendor.key]: key as string,
+          TINY_CLAW_STATE_DIR: ws.path('.state'),
+          TINY_CLAW_WORKDIR: ws.dir,
+          TINY_CLAW_ENABLED_TOOLS: 'read,edit',
+        };
+        for (const name of vendor.extra)
+          if (process.env[name]) env[name] = process.env[name] as string;
+        if (process.env.TINY_CLAW_MODEL) env.TINY_CLAW_MODEL = process.env.TINY_CLAW_MODEL;
+        const result = await runCli({
+          bin,
+          args: [
+            'run',
+            'In greeting.py, change the word "Hello" to "Goodbye". Read the file first, then edit it.',
+            '--max-steps',
+            '8',
+          ],
+          env,
+          cwd: ws.dir,
+          timeoutMs: 180_000,
+        });
+        expect(result.code, result.stderr).toBe(0);
+        expect(await readFile(ws.path('greeting.py'), 'utf8')).toBe(
+          'def greet(name):\n    return "Goodbye, " + name\n',
+        );
+      } finally {
+        await ws.cleanup();
+      }
+    }, 200_000);
+  });
+}
