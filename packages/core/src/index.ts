@@ -13,11 +13,51 @@ export {
   DEFAULT_COMPACTION,
 } from './context/compactor.js';
 export {
+  AGENTS_MD_FILE,
+  AGENTS_MD_MAX_CHARS,
+  loadProjectInstructions,
+  type ProjectInstructions,
+  renderProjectInstructions,
+} from './context/agents-md.js';
+export {
   type BuildContextInput,
+  type BuiltContext,
   ContextBuilder,
   MEMORY_MAX_CHARS,
   renderMemory,
+  type SelectedSkill,
 } from './context/context-builder.js';
+export {
+  type FrontmatterValue,
+  frontmatterBool,
+  frontmatterList,
+  frontmatterString,
+  type ParsedFrontmatter,
+  parseFrontmatter,
+} from './context/skills/frontmatter.js';
+export {
+  isSkillName,
+  SKILL_FILE,
+  SKILL_MAX_CHARS,
+  SKILLS_DIR,
+  type Skill,
+  type SkillIssue,
+  skillFromText,
+} from './context/skills/skill.js';
+export { discoverSkills, type SkillDiscovery } from './context/skills/skill-discovery.js';
+export {
+  ARGUMENTS_VARIABLE,
+  applySkillSubstitutions,
+  renderActiveSkill,
+  renderSkillIndex,
+  SKILL_DIR_VARIABLE,
+} from './context/skills/skill-render.js';
+export {
+  MIN_AUTO_SCORE,
+  type SkillSelection,
+  scoreSkill,
+  selectSkill,
+} from './context/skills/skill-selection.js';
 export { coreSystemPrompt } from './context/system-prompt.js';
 export {
   CancelledError,

@@ -1,5 +1,16 @@
+import { realpath } from 'node:fs/promises';
 import { type Message, msg } from '../messages.js';
-import { coreSystemPrompt, memoryHeading, memoryTruncatedNotice } from './system-prompt.js';
+import { loadProjectInstructions } from './agents-md.js';
+import type { Skill } from './skills/skill.js';
+import { discoverSkills } from './skills/skill-discovery.js';
+import { renderActiveSkill, renderSkillIndex } from './skills/skill-render.js';
+import { selectSkill } from './skills/skill-selection.js';
+import {
+  contextWarnings,
+  coreSystemPrompt,
+  memoryHeading,
+  memoryTruncatedNotice,
+} from './strings.js';
 
 /** Memory injected into the prompt is capped so old runs cannot crowd out the task. */
 export const MEMORY_MAX_CHARS = 4000;
@@ -12,20 +23,86 @@ export interface BuildContextInput {
   workdir: string;
 }
 
+/** The skill a run uses, as the loop and its logs need it. */
+export interface SelectedSkill {
+  name: string;
+  /** True for `$name` / `/name`, false for automatic selection. */
+  explicit: boolean;
+  /** The value substituted for `$ARGUMENTS`. */
+  arguments: string;
+  /** Absolute skill directory. */
+  dir: string;
+}
+
+/** What the model sees at the start of a run, and what the loop must enforce because of it. */
+export interface BuiltContext {
+  messages: Message[];
+  selectedSkill?: SelectedSkill;
+  /**
+   * Lower-case tool names the selected skill narrows the run to; undefined = no narrowing. The loop
+   * intersects it with the registered and policy-allowed tools, for the definitions it sends and
+   * for execution alike. It can only remove tools, never add one.
+   */
+  allowedTools?: readonly string[];
+  /** Project files skipped or cut, unknown explicit skills: for logs, never for the model. */
+  warnings: string[];
+}
+
 /**
- * Compose what the model sees at the start of a run: the core system prompt, recent memory, and
- * the user's prompt.
+ * Compose what the model sees at the start of a run, in this order: the core system prompt,
+ * `AGENTS.md`, the skill index, the active skill, recent memory, and the trimmed user prompt.
+ * Project files are read once per call and only from inside the workdir; a file that cannot be used
+ * becomes a warning, never an error.
  *
  * @example
- * const messages = new ContextBuilder().build({ prompt: 'hi', memories: [], workdir: '/repo' });
+ * const { messages, allowedTools, warnings } = await new ContextBuilder().build({
+ *   prompt: '$review src/a.ts',
+ *   memories: [],
+ *   workdir: '/repo',
+ * });
  */
 export class ContextBuilder {
-  build(input: BuildContextInput): Message[] {
+  async build(input: BuildContextInput): Promise<BuiltContext> {
+    const warnings: string[] = [];
     const messages: Message[] = [msg.system(coreSystemPrompt)];
+    let skills: Skill[] = [];
+    const realWorkdir = await realpath(input.workdir).catch((error: unknown) => {
+      warnings.push(contextWarnings.workdirUnreadable(input.workdir, describe(error)));
+      return undefined;
+    });
+    if (realWorkdir !== undefined) {
+      const [project, discovery] = await Promise.all([
+        loadProjectInstructions(realWorkdir),
+        discoverSkills(realWorkdir),
+      ]);
+      warnings.push(...project.warnings, ...discovery.warnings);
+      if (project.message !== undefined) messages.push(msg.system(project.message));
+      skills = discovery.skills;
+    }
+    if (skills.length > 0) messages.push(msg.system(renderSkillIndex(skills)));
+
+    const selection = selectSkill(skills, input.prompt);
+    const skill = selection.skill;
+    if (skill) messages.push(msg.system(renderActiveSkill(skill, selection)));
+    else if (selection.requestedName !== undefined) {
+      warnings.push(contextWarnings.skillUnknown(selection.requestedName));
+    }
+
     const memory = renderMemory(input.memories);
     if (memory) messages.push(msg.system(memory));
     messages.push(msg.user(input.prompt.trim()));
-    return messages;
+
+    const built: BuiltContext = { messages, warnings };
+    if (skill) {
+      built.selectedSkill = {
+        name: skill.name,
+        explicit: selection.explicit,
+        arguments: selection.arguments,
+        dir: skill.dir,
+      };
+      if (skill.allowedTools.length > 0) built.allowedTools = skill.allowedTools;
+    }
+    return built;
   }
 }
 
@@ -56,4 +133,9 @@ export function renderMemory(
   if (kept.length === 0) return undefined;
   const body = truncated ? [memoryTruncatedNotice, ...kept] : kept;
   return `${memoryHeading}\n${body.join('\n')}`;
+}
+
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }

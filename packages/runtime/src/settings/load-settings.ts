@@ -68,6 +68,8 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     maxParallelTools: read(v.maxParallelTools),
     scriptPath: read(v.scriptPath),
     pricesPath: read(v.pricesPath),
+    otelEndpoint: read(v.otelEndpoint),
+    otelHeaders: read(v.otelHeaders),
     stream: read(v.stream),
     openaiTokenParameter: read(v.openaiTokenParameter),
     openai: credentials(readFound(v.openaiApiKey), read(v.openaiBaseUrl)),

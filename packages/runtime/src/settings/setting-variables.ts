@@ -13,6 +13,7 @@ import {
   httpUrlSchema,
   idListSchema,
   integerSchema,
+  otelHeadersSchema,
   type PathContext,
   pathSchema,
   resolveUserPath,
@@ -204,6 +205,20 @@ export const SETTING_VARIABLES = {
     schema: pathSchema,
     fallback: unset,
     show: (s) => s.pricesPath,
+  }),
+  otelEndpoint: variable<string | undefined>('TINY_CLAW_OTEL_ENDPOINT', {
+    description:
+      'OTLP/HTTP collector that also receives every trace (spans go to <endpoint>/v1/traces).',
+    schema: httpUrlSchema,
+    fallback: unset,
+    show: (s) => s.otelEndpoint,
+  }),
+  otelHeaders: variable<string | undefined>('TINY_CLAW_OTEL_HEADERS', {
+    description: 'Headers for the OTLP collector, as key=value pairs separated by commas.',
+    secret: true,
+    schema: otelHeadersSchema,
+    fallback: unset,
+    show: (s) => s.otelHeaders,
   }),
   stream: variable('TINY_CLAW_STREAM', {
     description: 'Stream model output as it is generated (on) or wait for whole answers (off).',

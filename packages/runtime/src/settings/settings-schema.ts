@@ -96,6 +96,10 @@ export interface Settings {
   readonly scriptPath: string | undefined;
   /** Absolute path of the user's price table (`TINY_CLAW_PRICES`). */
   readonly pricesPath: string | undefined;
+  /** OTLP/HTTP collector endpoint that also receives every trace. */
+  readonly otelEndpoint: string | undefined;
+  /** Raw `key=value,…` headers for the collector (secret). */
+  readonly otelHeaders: string | undefined;
   /** Whether providers stream their output. */
   readonly stream: 'on' | 'off';
   /** Which token-limit parameter the OpenAI provider sends. */

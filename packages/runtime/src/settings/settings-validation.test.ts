@@ -168,3 +168,32 @@ describe('invalidValueLine', () => {
     );
   });
 });
+
+describe('OpenTelemetry settings', () => {
+  it('accepts an http(s) endpoint and key=value headers, rejecting malformed ones without echoing them', async () => {
+    const { loadSettings } = await import('./load-settings.js');
+    const base = { cwd: '/w', homeDir: '/h' };
+    const ok = loadSettings({
+      ...base,
+      env: {
+        TINY_CLAW_OTEL_ENDPOINT: 'http://127.0.0.1:4318',
+        TINY_CLAW_OTEL_HEADERS: 'x-api-key=abc123secret,x-team=core',
+      },
+    });
+    expect(ok.otelEndpoint).toBe('http://127.0.0.1:4318');
+    expect(() =>
+      loadSettings({ ...base, env: { TINY_CLAW_OTEL_ENDPOINT: 'collector:4318' } }),
+    ).toThrow(/TINY_CLAW_OTEL_ENDPOINT/);
+    let message = '';
+    try {
+      loadSettings({
+        ...base,
+        env: { TINY_CLAW_OTEL_HEADERS: 'x-api-key: supersecretvalue123456' },
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('TINY_CLAW_OTEL_HEADERS');
+    expect(message).not.toContain('supersecretvalue123456');
+  });
+});

@@ -218,3 +218,21 @@ function isHttpUrl(value: string): boolean {
   const url = new URL(value);
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
+
+/**
+ * OTLP headers as `key=value` pairs separated by commas (the `OTEL_EXPORTER_OTLP_HEADERS` format).
+ * Values are never echoed in errors: they are usually credentials.
+ *
+ * @example
+ * otelHeadersSchema().parse('x-api-key=abc,x-team=core'); // → 'x-api-key=abc,x-team=core'
+ */
+export function otelHeadersSchema(): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .refine(
+      (value) =>
+        value.split(',').every((pair) => /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=.*$/.test(pair)),
+      { error: 'expected key=value pairs separated by commas, e.g. x-api-key=…,x-team=core' },
+    );
+}
