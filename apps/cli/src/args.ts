@@ -6,7 +6,7 @@ import { UsageError } from './usage-error.js';
 export interface RunArgs {
   prompt: string | undefined;
   readStdin: boolean;
-  mode: 'act' | 'think';
+  mode: 'act' | 'think' | 'plan' | 'plan-act';
   session: string | undefined;
   maxSteps: number;
   workdir: string | undefined;
@@ -21,9 +21,9 @@ export interface HealthArgs {
 }
 
 const runSchema = z.object({
-  mode: z.enum(['act', 'think'], {
+  mode: z.enum(['act', 'think', 'plan', 'plan-act'], {
     error: (issue) =>
-      `--mode ${JSON.stringify(issue.input)} is not supported: expected act or think (the plan modes arrive in a later release)`,
+      `--mode ${JSON.stringify(issue.input)} is not supported: expected act, think, plan or plan-act`,
   }),
   maxSteps: z
     .string()

@@ -2,12 +2,14 @@
 export const mainHelp = `tiny-claw — a coding agent that reads, writes and runs code in one workdir
 
 Usage:
-  tiny-claw run [prompt] [--mode act|think] [--session NAME] [--max-steps N] [--workdir DIR] [--json]
+  tiny-claw run [prompt] [--mode act|think|plan|plan-act] [--session NAME] [--max-steps N] [--workdir DIR] [--json]
+  tiny-claw plan show|reset [--session NAME] [--workdir DIR] [--json]
   tiny-claw health [--json]
   tiny-claw --help | --version
 
 Commands:
   run      Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
+  plan     Show or delete the plan (PLAN.md, TODO.md) of a session.
   health   Show the provider it picked and why, the tools, the directories and the effective settings.
 
 Run 'tiny-claw <command> --help' for the options of a command.
@@ -34,7 +36,8 @@ Run the agent once. The final answer is printed on stdout; steps, tool calls and
 Use '-' as the prompt to read it from stdin.
 
 Options:
-  --mode MODE       act (default: may call tools) or think (no tools)
+  --mode MODE       act (default: may call tools), think (no tools), plan (write or show the
+                    session's PLAN.md/TODO.md) or plan-act (plan if needed, then execute TODO items)
   --session NAME    named session: its own memory (default: "default")
   --max-steps N     most model calls in this run (default 20)
   --workdir DIR     directory the agent works in (default: TINY_CLAW_WORKDIR or the current directory)

@@ -37,7 +37,13 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       ]);
       return await healthCommand(parseHealthArgs(rest), out);
     }
-    throw new UsageError(`unknown command ${JSON.stringify(command)}: expected run or health`);
+    if (command === 'plan') {
+      const { planCommand } = await import('./commands/plan.js');
+      return await planCommand(rest, out);
+    }
+    throw new UsageError(
+      `unknown command ${JSON.stringify(command)}: expected run, plan or health`,
+    );
   } catch (error) {
     return reportError(error, out);
   }

@@ -6,19 +6,19 @@
  */
 
 export {
-  type CompactionLevel,
-  type CompactionOptions,
-  type CompactionReport,
-  compactForRequest,
-  DEFAULT_COMPACTION,
-} from './context/compactor.js';
-export {
   AGENTS_MD_FILE,
   AGENTS_MD_MAX_CHARS,
   loadProjectInstructions,
   type ProjectInstructions,
   renderProjectInstructions,
 } from './context/agents-md.js';
+export {
+  type CompactionLevel,
+  type CompactionOptions,
+  type CompactionReport,
+  compactForRequest,
+  DEFAULT_COMPACTION,
+} from './context/compactor.js';
 export {
   type BuildContextInput,
   type BuiltContext,
@@ -160,6 +160,7 @@ export {
   usageSchema,
 } from './observe/usage.js';
 export { type UsageTrackingOptions, UsageTrackingProvider } from './observe/usage-tracking.js';
+export * from './plan/index.js';
 export {
   addUsage,
   type CompleteOptions,

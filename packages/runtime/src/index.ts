@@ -10,7 +10,12 @@
  *
  * @module
  */
-export { Application, type HealthReport, type RunRequest } from './app/application.js';
+export {
+  Application,
+  type HealthReport,
+  type RunRequest,
+  type SessionPlans,
+} from './app/application.js';
 export { type ApplicationOverrides, createApplication } from './app/create-application.js';
 export { createStderrLogger } from './app/stderr-logger.js';
 export { type AssembledTools, assembleTools } from './app/tool-factory.js';

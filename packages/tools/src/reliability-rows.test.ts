@@ -44,7 +44,7 @@
  * |     |                                                                | refused (protected_hardlinks, EXDEV)   |
  * | F34 | here "F34: …"                                                  | also unnamed cases in read/write/edit  |
  * | F35 | here "F35: …"                                                  | concurrent swapper in a child process; |
- * |     |                                                                | FAILS today: see the note on the test  |
+ * |     |                                                                | write and edit; see the note on it     |
  * | E1  | bash/index.test.ts "E1: …"                                     |                                        |
  * | E2  | bash/index.test.ts "E2: …"                                     |                                        |
  * | E3  | bash/index.test.ts "E3: …"                                     |                                        |
@@ -219,8 +219,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     }
     // The limits are the documented ones, and exactly 255 bytes is still fine.
     expect(PATH_LIMITS).toMatchObject({ maxPathChars: 4096, maxComponentBytes: 255 });
-    // (Checked with read: write/edit's temp name `.<name>.tmp-<12 hex>` makes names over 237
-    // bytes fail with ENAMETOOLONG, a separate issue from this row.)
+    // Temp names of write/edit shrink for long names, so a 255-byte name is writable too.
     const longest = 'a'.repeat(255);
     expect(await resolveInWorkdir(root, longest, { access: 'write' })).toMatchObject({ ok: true });
     await writeFile(path.join(root, longest), 'ok\n');
@@ -451,13 +450,17 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
  * outside dir in its place, remove it, move the real dir back. If a write created a fresh `dir`
  * while the real one was aside, that fresh one is moved to `dir.strayN` (still in the workdir).
  *
- * Status when written: this test FAILS. The write tool's last check, realpath(parent) === parent,
- * runs before core's writeFileAtomic opens its temp file and renames it by path, so a swap in
- * that window puts the temp file (and, when the rename also sees the symlink, the final file,
- * reported to the model as a success) in the outside dir. A few per 300 writes land there.
- * Closing it needs the temp open and the rename to go through a handle on the checked directory
- * (e.g. open the parent with O_DIRECTORY|O_NOFOLLOW per component and use /proc/self/fd/<fd>/name
- * on Linux), not a later re-check. Kept strict on purpose; do not loosen it to make it pass.
+ * Status when written: this test FAILED. The write tool's last check, realpath(parent) === parent,
+ * ran before core's writeFileAtomic opened its temp file and renamed it by path, so a swap in
+ * that window put the temp file (and, when the rename also saw the symlink, the final file,
+ * reported to the model as a success) in the outside dir; edit had no re-check at all.
+ * Now: it PASSES on Linux. write and edit do their final write with core's writeFileConfined,
+ * which opens every directory from the workdir down with O_DIRECTORY|O_NOFOLLOW through the
+ * previous one's descriptor (/proc/self/fd/<fd>/<name>) and creates the temp file and renames
+ * through the parent's descriptor, so a swapped-in symlink fails the open instead of being
+ * followed. Without /proc/self/fd (non-Linux) core falls back to a path-based write after a
+ * realpath re-check, where the race remains (documented there). Kept strict on purpose; do not
+ * loosen it to make it pass.
  */
 const SWAPPER = `
 const fs = require('node:fs');
@@ -487,7 +490,7 @@ process.stdout.write('swaps=' + swaps + ' stray=' + stray + '\\n');
 `;
 
 describe('check-to-use race (§1.3 F35)', () => {
-  it('F35: while a concurrent process swaps a workdir dir for a symlink to an outside dir, no write lands outside', async () => {
+  it('F35: while a concurrent process swaps a workdir dir for a symlink to an outside dir, no write or edit lands outside', async () => {
     const iterations = 300;
     const dir = path.join(root, 'dir');
     await mkdir(dir);
@@ -512,15 +515,22 @@ describe('check-to-use race (§1.3 F35)', () => {
       await within(5_000, ready, 'swapper start');
       const deadline = Date.now() + 15_000;
       for (let i = 0; i < iterations && Date.now() < deadline; i += 1) {
-        // Even: a new file (guard → mkdir → parent realpath re-check → temp + rename).
-        // Odd: an overwrite of an existing file (no mkdir).
-        const target = i % 2 === 0 ? `dir/f${i}.txt` : 'dir/keep.txt';
-        const out = await write(target, `write ${i}\n`);
-        const kind = out.isError ? String(out.metadata?.error_type) : 'ok';
+        // 0: write of a new file (guard → confined mkdir of missing parents → temp + rename).
+        // 1: write over an existing file. 2: edit of that file (`write` → `edited`), which
+        // works whenever the previous overwrite did.
+        const step = i % 3;
+        const op = step === 2 ? 'edit' : 'write';
+        const out =
+          step === 0
+            ? await write(`dir/f${i}.txt`, `write ${i}\n`)
+            : step === 1
+              ? await write('dir/keep.txt', `write ${i}\n`)
+              : await edit('dir/keep.txt', 'write', 'edited');
+        const kind = `${op}:${out.isError ? String(out.metadata?.error_type) : 'ok'}`;
         outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
         for (const name of await readdir(outside)) {
           if (name !== 'secret' && !landedOutside.has(name)) {
-            landedOutside.set(name, `${name} (seen after write ${i}, which returned ${kind})`);
+            landedOutside.set(name, `${name} (seen after call ${i}, which returned ${kind})`);
           }
         }
       }

@@ -159,24 +159,22 @@ async function runOne(
   const key = failureKey(call);
   if (tracker.shouldBlock(key)) return blockCall(call, index, key, options, tracker);
   notify(channel, logger, 'onToolCall', { call, index });
-  const span = options.tracer.startSpan(
-    'tool.call',
-    call.name,
-    { 'tool.name': call.name, 'tool.call_id': call.id, tool_call_index: index },
-    options.parentSpan,
-  );
+  const span = startToolSpan(call, index, options);
   const started = performance.now();
   let result: ToolExecutionResult;
   try {
-    result = await options.registry.execute({
-      call,
-      workdir: options.workdir,
-      signal: options.signal,
-      visibleToolNames: options.visibleToolNames,
-      metadata: { ...options.metadata, tool_call_index: index },
-      ...(options.session ? { session: options.session } : {}),
-      ...(options.runId ? { runId: options.runId } : {}),
-    });
+    // The tool runs inside its span, so a subagent it starts nests under this tool.call.
+    result = await options.tracer.withSpan(span, () =>
+      options.registry.execute({
+        call,
+        workdir: options.workdir,
+        signal: options.signal,
+        visibleToolNames: options.visibleToolNames,
+        metadata: { ...options.metadata, tool_call_index: index },
+        ...(options.session ? { session: options.session } : {}),
+        ...(options.runId ? { runId: options.runId } : {}),
+      }),
+    );
   } catch (error) {
     // A tool or middleware bug must never crash the run: the model gets an error observation.
     logger.warn(`tool ${call.name} threw: ${errorMessage(error)}`);
@@ -190,19 +188,7 @@ async function runOne(
     };
   }
   const output = adviseOnFailure(call, result, key, options, tracker);
-  span.setAttributes({
-    is_error: output.isError,
-    denied: result.status === 'denied',
-    suspended: result.status === 'suspended',
-    latency_ms: Math.round(performance.now() - started),
-  });
-  if (typeof output.metadata?.error_type === 'string') {
-    span.setAttributes({ error_type: output.metadata.error_type });
-  }
-  if (typeof output.metadata?.attempt === 'number') {
-    span.setAttributes({ attempt: output.metadata.attempt });
-  }
-  span.end(output.isError && result.status !== 'suspended' ? 'error' : 'ok');
+  endToolSpan(span, call, output, result, Math.round(performance.now() - started), options);
   // People watching get the tool's own words; the SOP rewrite is written for the model.
   notify(channel, logger, 'onToolResult', { call, index, output: result.output });
   if (result.status === 'suspended') {
@@ -268,20 +254,86 @@ function blockCall(
   const attempt = tracker.recordFailure(key);
   logger.warn(executorText.blockedLog(call.name, attempt));
   notify(channel, logger, 'onToolCall', { call, index });
-  const span = options.tracer.startSpan(
-    'tool.call',
-    call.name,
-    { 'tool.name': call.name, 'tool.call_id': call.id, tool_call_index: index },
-    options.parentSpan,
-  );
+  const span = startToolSpan(call, index, options);
   const output = blockedCallOutput(call, attempt);
-  span.setAttributes({ is_error: true, blocked: true, attempt, error_type: 'repeat_call_blocked' });
-  span.end('error');
+  span.setAttributes({ blocked: true });
+  endToolSpan(span, call, output, { status: 'completed', output }, 0, options);
   notify(channel, logger, 'onToolResult', { call, index, output });
   return {
     kind: 'answered',
     observation: observation(call, index, output, { status: 'completed', output }),
   };
+}
+
+/**
+ * Open the `tool.call` span under the step (explicit parent: parallel calls run concurrently, so
+ * "the current span" would be ambiguous). `tool_call_index` orders the step's children.
+ */
+function startToolSpan(call: ToolCall, index: number, options: ExecuteBatchOptions): SpanHandle {
+  const span = options.tracer.startSpan(
+    'tool.call',
+    `tool.${call.name}`,
+    {
+      tool_call_id: call.id,
+      tool_name: call.name,
+      tool_call_index: index,
+      session_key: options.session?.key,
+      session_source: options.session?.source,
+      arguments_error: call.argumentsError === undefined ? undefined : true,
+    },
+    options.parentSpan,
+  );
+  // Raw arguments go to the tracer, which keeps hashes only unless replay mode is on.
+  span.recordPayload('tool_arguments', call.arguments);
+  return span;
+}
+
+/**
+ * Close the span with the outcome. A suspension is not a failure of the call, so it ends `ok`
+ * with an instant `approval.pause` child that names the approval to resume.
+ */
+function endToolSpan(
+  span: SpanHandle,
+  call: ToolCall,
+  output: ToolOutput,
+  result: ToolExecutionResult,
+  latencyMs: number,
+  options: ExecuteBatchOptions,
+): void {
+  const metadata = output.metadata ?? {};
+  const errorType = typeof metadata.error_type === 'string' ? metadata.error_type : undefined;
+  span.recordPayload('tool_observation', output.content);
+  span.setAttributes({
+    is_error: output.isError,
+    denied: result.status === 'denied',
+    suspended: result.status === 'suspended',
+    doom_loop_detected: metadata.doom_loop_detected === true,
+    error_type: errorType,
+    retryable: typeof metadata.retryable === 'boolean' ? metadata.retryable : undefined,
+    suggested_tool:
+      typeof metadata.suggested_tool === 'string' ? metadata.suggested_tool : undefined,
+    attempt: typeof metadata.attempt === 'number' ? metadata.attempt : undefined,
+    latency_ms: latencyMs,
+    result_chars: output.content.length,
+  });
+  if (result.status === 'suspended') {
+    span.setAttributes({ approval_id: result.approvalId, checkpoint_id: result.checkpointId });
+    options.tracer
+      .startSpan(
+        'approval.pause',
+        `approval.pause.${call.name}`,
+        {
+          approval_id: result.approvalId,
+          checkpoint_id: result.checkpointId,
+          tool_call_id: call.id,
+          tool_name: call.name,
+          reason: errorType ?? 'approval_required',
+        },
+        span,
+      )
+      .end('ok');
+  }
+  span.end(output.isError && result.status !== 'suspended' ? 'error' : 'ok');
 }
 
 function observation(

@@ -9,15 +9,20 @@ import { ContextBuilder } from '../context/context-builder.js';
 import { ConfigurationError, errorMessage, ProviderError, TinyClawError } from '../errors.js';
 import { createFailureTracker } from '../executor/loop-breaker.js';
 import { executeBatch } from '../executor/tool-executor.js';
-import { type Message, msg, type ToolDefinition } from '../messages.js';
+import { type Message, msg, type ToolCall, type ToolDefinition } from '../messages.js';
 import { withModelCallScope } from '../observe/call-scope.js';
 import { type Channel, notify } from '../observe/channel.js';
 import { type Logger, nullLogger } from '../observe/logger.js';
 import { nullTracer, type SpanHandle, type Tracer } from '../observe/tracer.js';
+import { PlanActRun } from '../plan/plan-act-run.js';
+import type { PlanStore, PlanStoreFactory } from '../plan/plan-files.js';
+import { createPlanPrompt } from '../plan/plan-prompts.js';
+import { renderAllDone, renderPlan, renderPlanMemory } from '../plan/plan-render.js';
+import { planFilesFromResponse } from '../plan/plan-response.js';
 import { addUsage, type LLMProvider, type LLMResponse, type LLMUsage } from '../provider.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import type { RunMemoryFactory } from './memory-port.js';
+import type { RunMemory, RunMemoryFactory } from './memory-port.js';
 import { phaseForStep, toolPolicyForPhase } from './run-policy.js';
 import type { Phase, RunMode, RunResult, StopReason, ToolPolicy } from './run-types.js';
 import { loopText } from './strings.js';
@@ -42,6 +47,8 @@ export interface MainLoopOptions {
   maxParallelTools?: number;
   /** Request-time compaction budget (default 120,000 chars, last 8 messages kept). */
   compaction?: CompactionOptions;
+  /** The plan files of each session; required for the `plan` and `plan-act` modes. */
+  plans?: PlanStoreFactory;
 }
 
 /** One run's request. */
@@ -70,13 +77,43 @@ interface RunState {
   rootSpan: SpanHandle;
 }
 
+/** What a context build yields; both the former `Message[]` and the richer object are accepted. */
+interface BuiltContextLike {
+  messages: Message[];
+  allowedTools?: readonly string[] | undefined;
+  selectedSkill?: { name: string } | undefined;
+  warnings?: readonly unknown[] | undefined;
+}
+
+/** How a run ends, beyond its reason, text and step count. */
+interface FinishOptions {
+  /** The session memory to record the run in; absent = nothing is recorded. */
+  memory?: RunMemory | undefined;
+  /** Recorded as `last_response` instead of the result text. */
+  memoryResponse?: string | undefined;
+  approvalId?: string;
+  checkpointId?: string;
+  plan?: string | undefined;
+}
+
+/** A model turn that produced an answer, or the result the run ended with instead. */
+type Turn = { assistant: Message; calls: ToolCall[] } | { stopped: RunResult };
+
 /**
  * The ReAct loop: ask the model, run the tools it calls, feed the observations back, until it
  * answers without tool calls or a limit is hit. Every tool call in history gets exactly one result.
  *
+ * Modes: `act` (tools), `think` (no tools), `plan` (write or show the session's PLAN.md/TODO.md)
+ * and `plan-act` (plan when there is no plan, then execute the TODO items one at a time, driven by
+ * the model's `PLAN_STEP_STATUS:` marker). The plan modes need `plans`.
+ *
  * @example
  * const loop = new MainLoop({ provider, tools: new ToolRegistry(), memory });
  * const result = await loop.run({ prompt: 'hello', session });
+ *
+ * @example
+ * const planner = new MainLoop({ provider, tools, memory, plans: new FilePlanStoreFactory(stateDir) });
+ * await planner.run({ prompt: 'add a CLI flag', session, mode: 'plan-act' });
  */
 export class MainLoop {
   readonly #provider: LLMProvider;
@@ -88,6 +125,7 @@ export class MainLoop {
   readonly #maxTokens: number | undefined;
   readonly #maxParallel: number;
   readonly #compaction: CompactionOptions;
+  readonly #plans: PlanStoreFactory | undefined;
 
   constructor(options: MainLoopOptions) {
     this.#provider = options.provider;
@@ -99,6 +137,7 @@ export class MainLoop {
     this.#maxTokens = options.maxTokens;
     this.#maxParallel = options.maxParallelTools ?? 4;
     this.#compaction = options.compaction ?? DEFAULT_COMPACTION;
+    this.#plans = options.plans;
     if (!Number.isInteger(this.#maxParallel) || this.#maxParallel < 1) {
       throw new ConfigurationError(
         `maxParallelTools must be an integer of at least 1, got ${this.#maxParallel}`,
@@ -112,8 +151,8 @@ export class MainLoop {
     if (!Number.isInteger(maxSteps) || maxSteps < 1) {
       throw new ConfigurationError(`maxSteps must be an integer of at least 1, got ${maxSteps}`);
     }
-    if (mode !== 'act' && mode !== 'think') {
-      throw new ConfigurationError(loopText.planModesUnavailable(mode));
+    if ((mode === 'plan' || mode === 'plan-act') && !this.#plans) {
+      throw new ConfigurationError(loopText.planStoreRequired(mode));
     }
     const runId = randomUUID().replaceAll('-', '');
     const state: RunState = {
@@ -155,23 +194,42 @@ export class MainLoop {
       this.#logger.warn(`memory could not be read, continuing without it: ${errorMessage(error)}`);
       return [];
     });
-    const messages: Message[] = this.#context.build({
-      prompt: options.prompt,
-      memories,
-      workdir: options.session.workdir,
-    });
-    const visible = options.visibleTools
-      ? this.#tools.names().filter((name) => options.visibleTools?.includes(name))
-      : this.#tools.names();
+    if (state.mode === 'plan') return this.#planOnly(state, memory, memories);
+
+    let plan: PlanActRun | undefined;
+    let opening: Message | undefined;
+    if (state.mode === 'plan-act') {
+      plan = new PlanActRun({
+        store: this.#planStore(options.session),
+        prompt: options.prompt,
+        logger: this.#logger,
+      });
+      const start = await plan.start();
+      // Nothing left to do is answered from the files alone: no model call, no memory line.
+      if (start.kind === 'all_done') {
+        return this.#finish(state, 'final', start.text, 0, { plan: plan.snapshot?.plan });
+      }
+      opening = start.message;
+    }
+    const context = await this.#buildContext(options, memories);
+    const messages = context.messages;
+    if (opening) messages.push(opening);
+    const visible = this.#visibleTools(options, context.allowedTools);
     let lastText = '';
     let emptyTurns = 0;
     // Repeated identical failures are counted across the whole run, not per turn.
     const failureTracker = createFailureTracker();
+    const currentPlan = () => plan?.snapshot?.plan;
 
     for (let step = 1; step <= maxSteps; step += 1) {
       if (state.signal.aborted)
-        return this.#finish(state, 'cancelled', loopText.cancelled, step - 1);
-      const phase = phaseForStep(state.mode, step);
+        return this.#finish(state, 'cancelled', loopText.cancelled, step - 1, {
+          plan: currentPlan(),
+        });
+      const phase = phaseForStep(state.mode, step, {
+        planRequired: plan?.planning === 'create',
+        replan: plan?.planning === 'replan',
+      });
       const policy = toolPolicyForPhase(phase);
       notify(options.channel, this.#logger, 'onStep', { step, maxSteps, phase });
       const stepSpan = this.#tracer.startSpan(
@@ -180,44 +238,52 @@ export class MainLoop {
         { step, phase, tool_policy: policy },
         state.rootSpan,
       );
-      let response: LLMResponse;
-      try {
-        response = await this.#callModel(state, messages, {
-          step,
-          phase,
-          tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
-          toolChoice: policy,
-          span: stepSpan,
-        });
-      } catch (error) {
-        stepSpan.end(state.signal.aborted ? 'cancelled' : 'error');
-        if (state.signal.aborted) return this.#finish(state, 'cancelled', loopText.cancelled, step);
-        const text = loopText.providerFailed(describeProviderError(error));
-        this.#logger.error(text);
-        return this.#finish(state, 'provider_error', text, step);
-      }
-      state.usage = addUsage(state.usage, response.usage);
-      if (response.costUsd !== undefined) state.costUsd = (state.costUsd ?? 0) + response.costUsd;
-      else if (response.usage) state.unpricedCall = true;
-      state.model = response.model ?? state.model;
-      const assistant = response.message;
-      const calls = assistant.toolCalls ?? [];
-      messages.push(msg.assistant(assistant.content, calls));
-      lastText = assistant.content;
-      notify(options.channel, this.#logger, 'onAssistantMessage', {
+      const turn = await this.#modelTurn(state, messages, {
         step,
-        text: assistant.content,
-        toolCalls: calls.length,
+        phase,
+        tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
+        toolChoice: policy,
+        span: stepSpan,
       });
+      if ('stopped' in turn) return turn.stopped;
+      const { assistant, calls } = turn;
+      lastText = assistant.content;
+
+      if (phase === 'plan' && plan) {
+        const planned = await this.#finishPlanning(state, plan, turn, messages, {
+          step,
+          span: stepSpan,
+          memory,
+        });
+        if (planned) return planned;
+        continue;
+      }
 
       if (calls.length === 0) {
         stepSpan.end('ok');
         if (assistant.content.trim() !== '') {
-          return this.#finish(state, 'final', assistant.content, step, memory);
+          if (plan?.current) {
+            const verdict = await plan.settle(assistant.content, { stepsLeft: step < maxSteps });
+            if (verdict.kind === 'continue') {
+              emptyTurns = 0;
+              messages.push(verdict.message);
+              continue;
+            }
+            return this.#finish(state, verdict.stopReason, assistant.content, step, {
+              memory,
+              plan: currentPlan(),
+            });
+          }
+          return this.#finish(state, 'final', assistant.content, step, {
+            memory,
+            plan: currentPlan(),
+          });
         }
         emptyTurns += 1;
         if (emptyTurns >= MAX_EMPTY_TURNS) {
-          return this.#finish(state, 'provider_error', loopText.emptyTurnsStop(emptyTurns), step);
+          return this.#finish(state, 'provider_error', loopText.emptyTurnsStop(emptyTurns), step, {
+            plan: currentPlan(),
+          });
         }
         messages.push(msg.user(loopText.emptyTurnNudge));
         continue;
@@ -225,17 +291,9 @@ export class MainLoop {
       emptyTurns = 0;
 
       if (policy === 'none') {
-        // Even refused calls get a result, so the history stays valid for any provider.
-        for (const call of calls) {
-          messages.push(
-            msg.tool(call, loopText.toolsNotAllowed(phase), {
-              is_error: true,
-              error_type: 'tool_policy_blocked',
-            }),
-          );
-        }
+        this.#refuseCalls(messages, calls, phase);
         stepSpan.end('error');
-        return this.#finish(state, 'tool_policy_blocked', assistant.content, step, memory);
+        return this.#finish(state, 'tool_policy_blocked', assistant.content, step, { memory });
       }
 
       const outcome = await executeBatch(calls, {
@@ -253,19 +311,217 @@ export class MainLoop {
         ...(options.channel ? { channel: options.channel } : {}),
       });
       messages.push(...outcome.observations);
+      plan?.noteObservations(outcome.observations);
       if (outcome.loopBreaker) messages.push(outcome.loopBreaker);
       if (outcome.suspended) {
         stepSpan.end('ok');
         const { approvalId, checkpointId, content } = outcome.suspended;
-        return this.#finish(state, 'approval_required', content, step, memory, {
+        return this.#finish(state, 'approval_required', content, step, {
+          memory,
           approvalId,
           checkpointId,
+          plan: currentPlan(),
         });
       }
       stepSpan.end(outcome.cancelled ? 'cancelled' : 'ok');
-      if (outcome.cancelled) return this.#finish(state, 'cancelled', loopText.cancelled, step);
+      if (outcome.cancelled) {
+        return this.#finish(state, 'cancelled', loopText.cancelled, step, { plan: currentPlan() });
+      }
     }
-    return this.#finish(state, 'max_steps_exhausted', lastText, maxSteps, memory);
+    return this.#finish(state, 'max_steps_exhausted', lastText, maxSteps, {
+      memory,
+      plan: currentPlan(),
+    });
+  }
+
+  /**
+   * The plan-act planning step answered: refuse any tool call, else store the (revised) plan and
+   * queue the next TODO. Returns the result when the run ends here, undefined to go on.
+   */
+  async #finishPlanning(
+    state: RunState,
+    plan: PlanActRun,
+    turn: { assistant: Message; calls: ToolCall[] },
+    messages: Message[],
+    at: { step: number; span: SpanHandle; memory: RunMemory },
+  ): Promise<RunResult | undefined> {
+    const { step, span, memory } = at;
+    if (turn.calls.length > 0) {
+      this.#refuseCalls(messages, turn.calls, 'plan');
+      span.end('error');
+      return this.#finish(state, 'tool_policy_blocked', turn.assistant.content, step, {
+        memory,
+        plan: plan.snapshot?.plan,
+      });
+    }
+    const snapshot = await plan.applyPlan(turn.assistant.content);
+    span.end('ok');
+    // Planning is a step like any other: with none left, the run ends with the plan written.
+    if (step === state.maxSteps) {
+      return this.#finish(state, 'max_steps_exhausted', renderPlan(snapshot), step, {
+        memory,
+        plan: snapshot.plan,
+      });
+    }
+    const next = plan.beginNext();
+    if (!next) {
+      return this.#finish(state, 'final', renderAllDone(snapshot), step, {
+        memory,
+        plan: snapshot.plan,
+      });
+    }
+    messages.push(next);
+    return undefined;
+  }
+
+  /**
+   * Mode `plan`: one step. An existing plan is shown without calling the model; otherwise the model
+   * writes one (no tools offered, a tool call ends the run) and the missing files are created.
+   */
+  async #planOnly(state: RunState, memory: RunMemory, memories: string[]): Promise<RunResult> {
+    const { options, maxSteps } = state;
+    const store = this.#planStore(options.session);
+    const phase = 'plan';
+    notify(options.channel, this.#logger, 'onStep', { step: 1, maxSteps, phase });
+    const span = this.#tracer.startSpan(
+      'agent.step',
+      'step.1',
+      { step: 1, phase, tool_policy: 'none' },
+      state.rootSpan,
+    );
+    const existing = await store.read();
+    if (existing) {
+      span.end('ok');
+      return this.#finish(state, 'final', renderPlan(existing), 1, {
+        memory,
+        memoryResponse: renderPlanMemory(existing),
+        plan: existing.plan,
+      });
+    }
+    if (state.signal.aborted) {
+      span.end('cancelled');
+      return this.#finish(state, 'cancelled', loopText.cancelled, 0);
+    }
+    const { messages } = await this.#buildContext(options, memories);
+    messages.push(msg.system(createPlanPrompt()));
+    const turn = await this.#modelTurn(state, messages, {
+      step: 1,
+      phase,
+      tools: [],
+      toolChoice: 'none',
+      span,
+    });
+    if ('stopped' in turn) return turn.stopped;
+    const { assistant, calls } = turn;
+    if (calls.length > 0) {
+      this.#refuseCalls(messages, calls, phase);
+      span.end('error');
+      return this.#finish(state, 'tool_policy_blocked', assistant.content, 1, { memory });
+    }
+    const snapshot = await store.createMissing(
+      planFilesFromResponse(assistant.content, options.prompt),
+    );
+    this.#logger.info(`plan created dir=${snapshot.dir} todos=${snapshot.items.length}`);
+    span.end('ok');
+    return this.#finish(state, 'final', renderPlan(snapshot), 1, { memory, plan: snapshot.plan });
+  }
+
+  /**
+   * Ask the model once and append its answer to the history. A provider failure or a cancellation
+   * ends the run: the result is returned as `stopped`.
+   */
+  async #modelTurn(
+    state: RunState,
+    messages: Message[],
+    call: {
+      step: number;
+      phase: Phase;
+      tools: ToolDefinition[];
+      toolChoice: ToolPolicy;
+      span: SpanHandle;
+    },
+  ): Promise<Turn> {
+    let response: LLMResponse;
+    try {
+      response = await this.#callModel(state, messages, call);
+    } catch (error) {
+      call.span.end(state.signal.aborted ? 'cancelled' : 'error');
+      if (state.signal.aborted) {
+        return { stopped: await this.#finish(state, 'cancelled', loopText.cancelled, call.step) };
+      }
+      const text = loopText.providerFailed(describeProviderError(error));
+      this.#logger.error(text);
+      return { stopped: await this.#finish(state, 'provider_error', text, call.step) };
+    }
+    state.usage = addUsage(state.usage, response.usage);
+    if (response.costUsd !== undefined) state.costUsd = (state.costUsd ?? 0) + response.costUsd;
+    else if (response.usage) state.unpricedCall = true;
+    state.model = response.model ?? state.model;
+    const assistant = response.message;
+    const calls = assistant.toolCalls ?? [];
+    const stored = msg.assistant(assistant.content, calls);
+    messages.push(stored);
+    notify(state.options.channel, this.#logger, 'onAssistantMessage', {
+      step: call.step,
+      text: assistant.content,
+      toolCalls: calls.length,
+    });
+    return { assistant: stored, calls };
+  }
+
+  /** Even refused calls get a result, so the history stays valid for any provider. */
+  #refuseCalls(messages: Message[], calls: readonly ToolCall[], phase: Phase): void {
+    for (const call of calls) {
+      messages.push(
+        msg.tool(call, loopText.toolsNotAllowed(phase), {
+          is_error: true,
+          error_type: 'tool_policy_blocked',
+        }),
+      );
+    }
+  }
+
+  #planStore(session: SessionRef): PlanStore {
+    if (!this.#plans) throw new ConfigurationError(loopText.planStoreRequired('plan'));
+    return this.#plans.forSession(session);
+  }
+
+  /**
+   * The context builder is being made asynchronous and richer (skills, AGENTS.md); this accepts the
+   * old `Message[]` and the new `{ messages, allowedTools, warnings }` alike.
+   */
+  async #buildContext(options: RunOptions, memories: readonly string[]): Promise<BuiltContextLike> {
+    const built = (await Promise.resolve(
+      this.#context.build({
+        prompt: options.prompt,
+        memories,
+        workdir: options.session.workdir,
+      }),
+    )) as Message[] | BuiltContextLike;
+    if (Array.isArray(built)) return { messages: built };
+    for (const warning of built.warnings ?? []) {
+      this.#logger.warn(typeof warning === 'string' ? warning : JSON.stringify(warning));
+    }
+    if (built.selectedSkill) this.#logger.info(`skill selected name=${built.selectedSkill.name}`);
+    return built;
+  }
+
+  /**
+   * Registered tools, narrowed by the run's allowlist and by the selected skill's `allowed-tools`.
+   * The same list is sent as definitions and enforced at execution, so a hidden tool cannot run.
+   */
+  #visibleTools(options: RunOptions, allowedTools: readonly string[] | undefined): string[] {
+    let visible = this.#tools.names();
+    if (options.visibleTools) {
+      const allowed = new Set(options.visibleTools);
+      visible = visible.filter((name) => allowed.has(name));
+    }
+    if (allowedTools) {
+      // Skill frontmatter names are lower-cased; registered names are compared the same way.
+      const allowed = new Set(allowedTools.map((name) => name.toLowerCase()));
+      visible = visible.filter((name) => allowed.has(name.toLowerCase()));
+    }
+    return visible;
   }
 
   /**
@@ -337,14 +593,14 @@ export class MainLoop {
     stopReason: StopReason,
     text: string,
     steps: number,
-    memory?: { append(entries: Array<{ key: string; value: string }>): Promise<void> },
-    extra: { approvalId?: string; checkpointId?: string } = {},
+    options: FinishOptions = {},
   ): Promise<RunResult> {
+    const { memory, memoryResponse, approvalId, checkpointId, plan } = options;
     if (memory) {
       await memory
         .append([
           { key: 'last_prompt', value: state.options.prompt },
-          { key: 'last_response', value: text },
+          { key: 'last_response', value: memoryResponse ?? text },
         ])
         .catch((error: unknown) => {
           this.#logger.warn(`memory could not be written: ${errorMessage(error)}`);
@@ -376,7 +632,9 @@ export class MainLoop {
       model: state.model,
       usage: state.usage ?? null,
       ...(state.costUsd === undefined || state.unpricedCall ? {} : { costUsd: state.costUsd }),
-      ...extra,
+      ...(plan === undefined ? {} : { plan }),
+      ...(approvalId === undefined ? {} : { approvalId }),
+      ...(checkpointId === undefined ? {} : { checkpointId }),
       ...(trace ? { traceId: trace.traceId } : {}),
       ...(trace?.tracePath ? { tracePath: trace.tracePath } : {}),
     };

@@ -2,15 +2,17 @@ import type { Phase, RunMode, ToolPolicy } from './run-types.js';
 
 /**
  * The phase of step `step` (1-based) in `mode`. In plan-act the first step plans only when no plan
- * exists yet.
+ * exists yet (`planRequired`), and any step plans when the model asked for a revised plan
+ * (`replan`, after `PLAN_STEP_STATUS: needs_replan`).
  *
  * @example
  * phaseForStep('think', 3); // 'think'
+ * phaseForStep('plan-act', 4, { replan: true }); // 'plan'
  */
 export function phaseForStep(
   mode: RunMode,
   step: number,
-  options: { planRequired?: boolean } = {},
+  options: { planRequired?: boolean; replan?: boolean } = {},
 ): Phase {
   switch (mode) {
     case 'act':
@@ -20,7 +22,7 @@ export function phaseForStep(
     case 'plan':
       return 'plan';
     case 'plan-act':
-      return step === 1 && options.planRequired ? 'plan' : 'act';
+      return (step === 1 && options.planRequired) || options.replan ? 'plan' : 'act';
   }
 }
 

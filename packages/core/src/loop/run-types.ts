@@ -42,6 +42,8 @@ export interface RunResult {
   model: string | null;
   usage: LLMUsage | null;
   costUsd?: number;
+  /** PLAN.md of the session, in the plan modes once a plan exists. */
+  plan?: string;
   approvalId?: string;
   checkpointId?: string;
   traceId?: string;
@@ -70,6 +72,7 @@ export const runResultSchema = z.object({
     })
     .nullable(),
   costUsd: z.number().optional(),
+  plan: z.string().optional(),
   approvalId: z.string().optional(),
   checkpointId: z.string().optional(),
   traceId: z.string().optional(),

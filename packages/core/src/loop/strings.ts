@@ -8,6 +8,6 @@ export const loopText = {
     `Tool calls are not allowed in the ${phase} phase; this call was not executed.`,
   cancelled: 'The run was cancelled.',
   providerFailed: (message: string): string => `Model provider error: ${message}`,
-  planModesUnavailable: (mode: string): string =>
-    `mode ${mode} is not supported by this loop yet; use act or think`,
+  planStoreRequired: (mode: string): string =>
+    `mode ${mode} needs plan files: create the MainLoop with a plans store (e.g. new FilePlanStoreFactory(stateDir))`,
 };

@@ -9,7 +9,15 @@ import { type ModelCallScope, withModelCallScope } from './call-scope.js';
 import { FileUsageRecorder } from './file-usage-recorder.js';
 import type { Logger } from './logger.js';
 import type { PriceTable } from './price-table.js';
-import type { SpanAttributes, SpanHandle, SpanKind, SpanStatus, Tracer } from './tracer.js';
+import {
+  nullTracer,
+  type SpanAttributes,
+  type SpanHandle,
+  type SpanKind,
+  type SpanStatus,
+  type TracePayloadName,
+  type Tracer,
+} from './tracer.js';
 import { type UsageEvent, type UsageRecorder, usageEventSchema } from './usage.js';
 import { UsageTrackingProvider } from './usage-tracking.js';
 
@@ -95,6 +103,7 @@ interface RecordedSpan {
   name: string;
   parent: SpanHandle | undefined;
   attributes: SpanAttributes;
+  payloads: Partial<Record<TracePayloadName, unknown>>;
   status?: SpanStatus;
 }
 
@@ -109,17 +118,26 @@ class RecordingTracer implements Tracer {
     attributes: SpanAttributes,
     parent?: SpanHandle,
   ): SpanHandle {
-    const span: RecordedSpan = { kind, name, parent, attributes: { ...attributes } };
+    const span: RecordedSpan = { kind, name, parent, attributes: { ...attributes }, payloads: {} };
     this.spans.push(span);
     return {
       spanId: `s${this.spans.length}`,
       traceId: 't',
       setAttributes: (more) => Object.assign(span.attributes, more),
       addEvent: () => {},
+      recordPayload: (payload, value) => {
+        span.payloads[payload] = value;
+      },
       end: (status) => {
         span.status = status;
       },
     };
+  }
+  withSpan<T>(_span: SpanHandle, fn: () => T): T {
+    return fn();
+  }
+  currentSpan(): undefined {
+    return undefined;
   }
   async finishRun() {
     return undefined;
@@ -131,6 +149,7 @@ const parentSpan: SpanHandle = {
   traceId: 't',
   setAttributes: () => {},
   addEvent: () => {},
+  recordPayload: () => {},
   end: () => {},
 };
 
@@ -390,6 +409,47 @@ describe('UsageTrackingProvider tracing', () => {
     expect(JSON.stringify(span?.attributes)).not.toContain('NARWHAL');
   });
 
+  it('hands the new messages and the answer to the tracer as payloads, never as attributes', async () => {
+    const tracer = new RecordingTracer();
+    const provider = new UsageTrackingProvider(answering(), {
+      recorder: new MemoryRecorder(),
+      tracer,
+    });
+    const history: LLMRequest = {
+      ...request('OLD-PROMPT'),
+      messages: [
+        msg.system('system prompt'),
+        msg.user('OLD-PROMPT'),
+        msg.assistant('', [{ id: 'c0', name: 'read', arguments: { path: 'x' } }]),
+        msg.tool({ id: 'c0', name: 'read' }, 'NEW-OBSERVATION'),
+      ],
+    };
+    await withModelCallScope({ ...scope, parentSpan }, () => provider.complete(history));
+    const span = tracer.spans[0];
+    expect(span?.payloads.llm_request).toEqual([history.messages[3]]);
+    expect(span?.payloads.llm_response).toEqual({
+      content: 'four',
+      toolCalls: [
+        { id: 'c1', name: 'read', arguments: { path: 'a.txt' } },
+        { id: 'c2', name: 'read', arguments: { path: 'b.txt' } },
+      ],
+    });
+    expect(JSON.stringify(span?.attributes)).not.toContain('OBSERVATION');
+  });
+
+  it('records no response payload when the call fails', async () => {
+    const tracer = new RecordingTracer();
+    const provider = new UsageTrackingProvider(failing(new ProviderError('x', { kind: 'auth' })), {
+      recorder: new MemoryRecorder(),
+      tracer,
+    });
+    await withModelCallScope({ ...scope, parentSpan }, () =>
+      provider.complete(request()).catch(() => {}),
+    );
+    expect(tracer.spans[0]?.payloads.llm_request).toHaveLength(2);
+    expect(tracer.spans[0]?.payloads).not.toHaveProperty('llm_response');
+  });
+
   it('ends the span as error with the error type when the call fails', async () => {
     const tracer = new RecordingTracer();
     const provider = new UsageTrackingProvider(failing(new ProviderError('x', { kind: 'auth' })), {
@@ -430,11 +490,10 @@ describe('UsageTrackingProvider tracing', () => {
     const logger = new MemoryLogger();
     const recorder = new MemoryRecorder();
     const tracer: Tracer = {
-      startRun: () => parentSpan,
+      ...nullTracer,
       startSpan: () => {
         throw new Error('tracer broke');
       },
-      finishRun: async () => undefined,
     };
     const provider = new UsageTrackingProvider(answering(), { recorder, tracer, logger });
     const response = await withModelCallScope({ ...scope, parentSpan }, () =>

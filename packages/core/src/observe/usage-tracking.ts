@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { errorMessage, type ProviderError, TinyClawError } from '../errors.js';
+import type { Message } from '../messages.js';
 import type {
   CompleteOptions,
   LLMProvider,
@@ -135,6 +136,7 @@ export class UsageTrackingProvider implements LLMProvider {
         text_chars: textChars,
       },
       'ok',
+      { content: response.message.content, toolCalls: response.message.toolCalls ?? [] },
     );
     await this.#record({
       ...scopeFields(scope, timestamp),
@@ -153,7 +155,7 @@ export class UsageTrackingProvider implements LLMProvider {
   #startSpan(scope: ModelCallScope | undefined, request: LLMRequest): SpanHandle | undefined {
     if (!this.#tracer || !scope?.parentSpan) return undefined;
     try {
-      return this.#tracer.startSpan(
+      const span = this.#tracer.startSpan(
         'llm.call',
         `llm.${this.#inner.name}`,
         {
@@ -164,6 +166,9 @@ export class UsageTrackingProvider implements LLMProvider {
         },
         scope.parentSpan,
       );
+      // The tracer decides what of it is kept (hashes only, or a redacted copy).
+      span.recordPayload('llm_request', newMessages(request.messages));
+      return span;
     } catch (error) {
       // Tracing is observation only: a broken tracer must not cost the model call.
       this.#logger.warn(`llm.call span could not be started: ${errorMessage(error)}`);
@@ -171,10 +176,16 @@ export class UsageTrackingProvider implements LLMProvider {
     }
   }
 
-  #endSpan(span: SpanHandle | undefined, attributes: SpanAttributes, status: SpanStatus): void {
+  #endSpan(
+    span: SpanHandle | undefined,
+    attributes: SpanAttributes,
+    status: SpanStatus,
+    response?: { content: string; toolCalls: unknown[] },
+  ): void {
     if (!span) return;
     try {
       span.setAttributes(attributes);
+      if (response) span.recordPayload('llm_response', response);
       span.end(status);
     } catch (error) {
       this.#logger.warn(`llm.call span could not be ended: ${errorMessage(error)}`);
@@ -201,6 +212,15 @@ function scopeFields(scope: ModelCallScope | undefined, timestamp: string) {
     step: scope?.step ?? null,
     caller: scope?.caller ?? null,
   };
+}
+
+/**
+ * The messages after the last assistant turn: what is new to the model on this call. Capturing the
+ * whole history on every call would make a trace grow with the square of the run's length.
+ */
+function newMessages(messages: readonly Message[]): Message[] {
+  const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
+  return messages.slice(lastAssistant + 1);
 }
 
 /** Only the six known counts: a provider's extra fields must not ride along into the file. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StateError } from '../errors.js';
-import { ensureDir, writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
+import { atomicTempName, ensureDir, writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
 
 let root: string;
 
@@ -94,6 +94,41 @@ describe('writeFileAtomic', () => {
     await Promise.all(values.map((value) => writeFileAtomic(target, value)));
     expect(values).toContain(await readFile(target, 'utf8'));
     expect(await readdir(root)).toEqual(['state.txt']);
+  });
+});
+
+describe('atomicTempName', () => {
+  it('is a hidden `.<name>.tmp-<12 hex>` while that fits in 255 bytes', () => {
+    expect(atomicTempName('state.json')).toMatch(/^\.state\.json\.tmp-[0-9a-f]{12}$/);
+    expect(atomicTempName('state.json')).not.toBe(atomicTempName('state.json'));
+    // 237 bytes is the longest name that keeps the descriptive form (1 + 237 + 5 + 12 = 255).
+    const longest = 'a'.repeat(237);
+    const temp = atomicTempName(longest);
+    expect(temp).toMatch(new RegExp(`^\\.${longest}\\.tmp-[0-9a-f]{12}$`));
+    expect(Buffer.byteLength(temp)).toBe(255);
+  });
+
+  it('falls back to `.tc-<12 hex>.tmp` for names whose temp name would exceed 255 bytes', () => {
+    for (const name of ['a'.repeat(238), 'a'.repeat(255), '\u00e9'.repeat(120)]) {
+      const temp = atomicTempName(name);
+      expect(temp).toMatch(/^\.tc-[0-9a-f]{12}\.tmp$/);
+      expect(Buffer.byteLength(temp)).toBeLessThanOrEqual(255);
+    }
+  });
+});
+
+describe('writeFileAtomic with the longest names', () => {
+  it('round-trips a 255-byte name (ASCII and multi-byte) and leaves no temp file', async () => {
+    for (const name of ['a'.repeat(255), `${'\u00e9'.repeat(127)}x`]) {
+      expect(Buffer.byteLength(name)).toBe(255);
+      const target = join(root, name);
+      await writeFileAtomic(target, `content of ${name.length}\n`);
+      expect(await readFile(target, 'utf8')).toBe(`content of ${name.length}\n`);
+      await writeFileAtomic(target, 'replaced\n');
+      expect(await readFile(target, 'utf8')).toBe('replaced\n');
+      expect(await readdir(root)).toEqual([name]);
+      await rm(target);
+    }
   });
 });
 

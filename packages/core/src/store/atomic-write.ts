@@ -21,9 +21,30 @@ export async function ensureDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 
+/** Longest file name (in bytes) that Linux, macOS and Windows filesystems accept. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * A fresh, unpredictable name for the temp file that will be renamed onto `name`, in the same
+ * directory: `.<name>.tmp-<12 hex>`, or `.tc-<12 hex>.tmp` when that would be longer than 255
+ * bytes (so every name the path guard accepts can be written). Both are hidden dot-files.
+ *
+ * @example
+ * atomicTempName('state.json'); // '.state.json.tmp-1f2e3d4c5b6a'
+ * atomicTempName('a'.repeat(255)); // '.tc-1f2e3d4c5b6a.tmp'
+ */
+export function atomicTempName(name: string): string {
+  const hex = randomBytes(6).toString('hex');
+  const long = `.${name}.tmp-${hex}`;
+  return Buffer.byteLength(long, 'utf8') <= MAX_NAME_BYTES ? long : `.tc-${hex}.tmp`;
+}
+
 /**
  * Replace `path` with `data` so that a reader (or a crash) sees either the old content or the new
  * one, never a mix: temp file in the same directory → fsync → rename → fsync of the directory.
+ * Every step goes by path, so it is meant for directories this process owns (the state dir); to
+ * write below a directory that other processes can change (a workdir), use
+ * `writeFileConfined` (./confined-write.ts).
  *
  * @throws StateError naming `path` when anything fails; the temp file is removed and the old
  * content stays in place.
@@ -39,7 +60,7 @@ export async function writeFileAtomic(
   const mode = options.mode ?? 0o600;
   const dir = dirname(path);
   // Same directory as the target: rename(2) is only atomic within one filesystem.
-  const temp = join(dir, `.${basename(path)}.tmp-${randomBytes(6).toString('hex')}`);
+  const temp = join(dir, atomicTempName(basename(path)));
   let handle: FileHandle | undefined;
   try {
     await ensureDir(dir);

@@ -1,4 +1,5 @@
 export * from './atomic-write.js';
+export * from './confined-write.js';
 export * from './errno.js';
 export * from './jsonl-append.js';
 export * from './read-json.js';

@@ -2,13 +2,16 @@ import { stat } from 'node:fs/promises';
 import {
   type Channel,
   ConfigurationError,
+  FilePlanStoreFactory,
   type LLMProvider,
   type Logger,
   MainLoop,
+  type PlanStore,
   type RunMode,
   type RunResult,
   SessionManager,
   SessionMemoryStore,
+  type SessionRef,
   validateSessionName,
 } from '@tiny-claw/core';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
@@ -25,6 +28,12 @@ export interface RunRequest {
   maxSteps?: number;
   channel?: Channel;
   signal?: AbortSignal;
+}
+
+/** The plan files of one session, for `tiny-claw plan show|reset`. */
+export interface SessionPlans {
+  session: SessionRef;
+  store: PlanStore;
 }
 
 /** What `tiny-claw health` reports. Secrets are masked. */
@@ -48,6 +57,7 @@ export interface HealthReport {
 export class Application {
   readonly #loop: MainLoop;
   readonly #sessions: SessionManager;
+  readonly #plans: FilePlanStoreFactory;
 
   constructor(
     readonly settings: Settings,
@@ -57,10 +67,12 @@ export class Application {
     readonly tools: AssembledTools,
     readonly logger: Logger,
   ) {
+    this.#plans = new FilePlanStoreFactory(settings.stateDir);
     this.#loop = new MainLoop({
       provider,
       tools: tools.registry,
       memory: new SessionMemoryStore(settings.stateDir),
+      plans: this.#plans,
       logger,
       maxTokens: settings.maxTokens,
       maxParallelTools: settings.maxParallelTools,
@@ -90,6 +102,21 @@ export class Application {
       ...(request.channel ? { channel: request.channel } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
+  }
+
+  /**
+   * The plan files (`PLAN.md`, `TODO.md`) of a CLI session of this workdir, resolved exactly as
+   * {@link run} resolves it, so `plan show` sees what `run --mode plan-act` wrote.
+   *
+   * @example
+   * const { session, store } = await app.plans('auth');
+   * const snapshot = await store.read(); // undefined when the session has no plan
+   */
+  async plans(sessionName?: string): Promise<SessionPlans> {
+    await assertDirectory(this.settings.workdir);
+    const name = sessionName === undefined ? undefined : validateSessionName(sessionName);
+    const session = await this.#sessions.resolveCli(name);
+    return { session, store: this.#plans.forSession(session) };
   }
 
   /** The effective configuration, without calling the model. */

@@ -1,10 +1,13 @@
-import { lstat, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import {
+  ConfinedWriteError,
   defineTool,
   type Tool,
   type ToolContext,
   type ToolOutput,
-  writeFileAtomic,
+  writeFileConfined,
 } from '@tiny-claw/core';
 import { z } from 'zod';
 import { withFileLock } from '../file-state/file-lock.js';
@@ -186,29 +189,39 @@ async function editLocked(
   if (applied.text === body) return fail(editText.noEffect(display), 'invalid_arguments');
   if (ctx.signal.aborted) return fail(editText.cancelled, 'cancelled');
 
-  // Another process may have written since we read; writing now would silently drop its change.
-  try {
-    const now = await lstat(abs);
-    if (now.isSymbolicLink()) return fail(editText.symlinkSwapped(display), 'invalid_path');
-    if (now.mtimeMs !== stats.mtimeMs || now.size !== stats.size) {
-      return fail(editText.changedDuringEdit(display), 'file_modified');
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    return fail(editText.readFailed(display, code), 'execution_error');
-  }
-
   const output = Buffer.from(format.bom ? `\uFEFF${applied.text}` : applied.text, 'utf8');
+  // Another process may have written since we read; writing now would silently drop its change.
+  // Checked in the directory the write goes through (not by path), right before the rename.
+  let refusal: ToolOutput | undefined;
+  const recheck = (now: Stats | undefined): void => {
+    if (!now) refusal = fail(editText.readFailed(display, 'ENOENT'), 'execution_error');
+    else if (now.isSymbolicLink()) refusal = fail(editText.symlinkSwapped(display), 'invalid_path');
+    else if (now.mtimeMs !== stats.mtimeMs || now.size !== stats.size) {
+      refusal = fail(editText.changedDuringEdit(display), 'file_modified');
+    }
+    if (refusal) throw new Error(refusal.content);
+  };
+  let written: Stats;
   try {
-    await writeFileAtomic(abs, output, { mode: stats.mode & MAX_MODE_BITS });
+    // Confined to the workdir by descriptors: a directory swapped for a symlink since the guard
+    // looked makes this fail instead of writing outside (F35).
+    const workdir = path.resolve(abs, ...relative.split(path.sep).map(() => '..'));
+    written = await writeFileConfined(workdir, relative, output, {
+      mode: stats.mode & MAX_MODE_BITS,
+      beforeReplace: recheck,
+    });
   } catch (error) {
-    const cause = (error as { cause?: unknown }).cause;
-    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    return fail(editText.writeFailed(display, code ?? (error as Error).message), 'execution_error');
+    if (refusal) return refusal;
+    if (error instanceof ConfinedWriteError) {
+      const type = error.reason === 'io' ? 'execution_error' : 'invalid_path';
+      return fail(editText.writeFailed(display, error.detail), type);
+    }
+    return fail(editText.writeFailed(display, (error as Error).message), 'execution_error');
   }
   if (ledger && ctx.runId !== undefined) {
     try {
-      ledger.recordRead(ctx.runId, abs, fingerprintOf(output, await stat(abs)));
+      // The stats are those of the written file itself, not of whatever the path leads to now.
+      ledger.recordRead(ctx.runId, abs, fingerprintOf(output, written));
     } catch {
       // The edit is on disk; a missing record only means the next edit asks for a re-read.
     }
@@ -300,10 +313,13 @@ async function runEdit(
  * the write is atomic; edits of one file are serialised. With a `readLedger`, the run must have
  * read the file, unchanged since (F29/F30).
  *
- * Residual risks: Node has no `openat2(RESOLVE_BENEATH)`, so a directory swapped for a symlink
- * between the guard and the write is not caught (the final component is opened O_NOFOLLOW and
- * re-checked); the atomic rename gives the file a new inode (owner = this process, hard links
- * are detached rather than written through).
+ * The final write goes through descriptors of the checked directories (`writeFileConfined`), so a
+ * directory swapped for a symlink between the guard and the write makes it fail instead of
+ * writing outside the workdir (F35); without `/proc/self/fd` (non-Linux) it falls back to a
+ * path-based write after a realpath re-check, which narrows but cannot close that window.
+ * Residual risks: the read and the pre-write checks still go by path; the atomic rename gives
+ * the file a new inode (owner = this process, hard links are detached rather than written
+ * through).
  *
  * @example
  * const edit = createEditTool({ protectedPaths: [stateDir], readLedger: ledger });

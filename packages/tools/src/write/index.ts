@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
-import { chown, type FileHandle, lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  ConfinedWriteError,
   defineTool,
   errorMessage,
   type Tool,
   type ToolContext,
   type ToolMetadata,
   type ToolOutput,
-  writeFileAtomic,
+  writeFileConfined,
 } from '@tiny-claw/core';
 import { z } from 'zod';
 import {
@@ -230,38 +231,32 @@ async function writeLocked(
   }
   if (ctx.signal.aborted) return fail(writeText.errors.cancelled, 'cancelled');
 
-  const dir = path.dirname(abs);
-  if (!existing) {
-    try {
-      // Default mode (0777 & ~umask) like `mkdir -p`: these are the user's project directories.
-      await mkdir(dir, { recursive: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR' || code === 'EEXIST') {
-        return fail(writeText.errors.parentNotDirectory(display), 'invalid_path');
-      }
-      return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
-    }
-  }
-  // The guard canonicalised `abs`; if its directory no longer resolves to itself, a component was
-  // swapped for a symlink since. Narrows (cannot close) the check-to-use window.
-  try {
-    if ((await realpath(dir)) !== dir) {
-      return fail(writeText.errors.parentMoved(display), 'invalid_path');
-    }
-  } catch (error) {
-    return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
-  }
-
   const data = append && existing?.bytes ? Buffer.concat([existing.bytes, content]) : content;
   // Only permission bits: setuid/setgid must not survive a content change.
   const mode = existing ? existing.stats.mode & 0o777 : WRITE_LIMITS.newFileMode;
+  let written: Stats;
   try {
-    await writeFileAtomic(abs, data, { mode });
+    // Confined to the workdir by descriptors, not paths: a directory swapped for a symlink since
+    // the guard looked makes this fail instead of writing outside (F35). Missing parents are
+    // created the same way, with the default mode (0777 & ~umask) like `mkdir -p`: these are the
+    // user's project directories.
+    written = await writeFileConfined(workdirOf(abs, relative), relative, data, {
+      mode,
+      createParents: !existing,
+      owner: existing ? ownerToKeep(existing.stats) : undefined,
+    });
   } catch (error) {
+    if (error instanceof ConfinedWriteError) {
+      if (error.reason === 'changed') {
+        return fail(writeText.errors.parentMoved(display), 'invalid_path');
+      }
+      if (error.reason === 'not_directory') {
+        return fail(writeText.errors.parentNotDirectory(display), 'invalid_path');
+      }
+      return fail(writeText.errors.failed(display, error.detail), 'execution_error');
+    }
     return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
   }
-  if (existing) await keepOwner(abs, existing.stats);
 
   const metadata: ToolMetadata = {
     path: relative,
@@ -274,9 +269,10 @@ async function writeLocked(
   if (ledger && runId !== undefined) {
     try {
       // What the model wrote is what it has seen: the next write needs no fresh read.
-      ledger.recordRead(runId, abs, fingerprintOf(data, await stat(abs)));
+      // The stats are those of the written file itself, not of whatever the path leads to now.
+      ledger.recordRead(runId, abs, fingerprintOf(data, written));
     } catch {
-      // Removed right after the write: the next write will simply need a new read.
+      // Nothing to record: the next write will simply need a new read.
     }
   }
 
@@ -294,12 +290,20 @@ async function writeLocked(
   return { content: lines.join('\n'), isError: false, metadata };
 }
 
-/** Best effort: give the new file the old one's owner (possible when running as root). */
-async function keepOwner(abs: string, before: Stats): Promise<void> {
+/**
+ * The old file's owner when it differs from this process's (possible to keep when running as
+ * root; best effort), else undefined.
+ */
+function ownerToKeep(before: Stats): { uid: number; gid: number } | undefined {
   const uid = process.getuid?.();
   const gid = process.getgid?.();
-  if (uid === undefined || (before.uid === uid && before.gid === gid)) return;
-  await chown(abs, before.uid, before.gid).catch(() => undefined);
+  if (uid === undefined || (before.uid === uid && before.gid === gid)) return undefined;
+  return { uid: before.uid, gid: before.gid };
+}
+
+/** The workdir's realpath, from the guard's canonical `abs` and its `relative` to it. */
+function workdirOf(abs: string, relative: string): string {
+  return path.resolve(abs, ...relative.split(path.sep).map(() => '..'));
 }
 
 async function runWrite(
