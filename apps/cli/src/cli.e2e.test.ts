@@ -165,6 +165,35 @@ describe('tiny-claw run', () => {
   });
 });
 
+describe('traces of real runs', () => {
+  it('writes a private trace for a run and shows it with trace show last and trace view last', async () => {
+    const script = await writeScript(ws.dir, threeTurns);
+    const env = { TINY_CLAW_PROVIDER: 'scripted', TINY_CLAW_SCRIPT: script };
+    const run = await cli(['run', 'SECRET-PROMPT-WORDS', '--json'], env);
+    const result = JSON.parse(run.stdout);
+    expect(result.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(result.tracePath).toBe(
+      ws.path(`.state/sessions/${result.sessionKey}/traces/${result.traceId}.json`),
+    );
+    const traceText = await readFile(result.tracePath, 'utf8');
+    expect(traceText).not.toContain('SECRET-PROMPT-WORDS');
+    expect(traceText).not.toContain('the file says alpha and beta');
+    expect(traceText).not.toContain('notes/a.txt');
+    const show = await cli(['trace', 'show', 'last'], env);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('agent.run');
+    expect(show.stdout).toContain('tool.call');
+    const view = await cli(['trace', 'view', 'last', '--out', ws.path('t.html')], env);
+    expect(view.code, view.stderr).toBe(0);
+    expect(await readFile(ws.path('t.html'), 'utf8')).toMatch(/^<!doctype html>/i);
+  });
+
+  it('writes no trace with TINY_CLAW_TRACE_MODE=off', async () => {
+    const run = await cli(['run', 'hello', '--json'], { TINY_CLAW_TRACE_MODE: 'off' });
+    expect(JSON.parse(run.stdout).traceId).toBeUndefined();
+  });
+});
+
 describe('tiny-claw health', () => {
   it('names the provider it picked and why', async () => {
     const result = await cli(['health']);

@@ -4,12 +4,15 @@ export const mainHelp = `tiny-claw — a coding agent that reads, writes and run
 Usage:
   tiny-claw run [prompt] [--mode act|think|plan|plan-act] [--session NAME] [--max-steps N] [--workdir DIR] [--json]
   tiny-claw plan show|reset [--session NAME] [--workdir DIR] [--json]
+  tiny-claw trace list [--session NAME] [--json] | show <id|last> [--session NAME] [--json]
+                 | view <id|last> [--session NAME] [--out FILE]
   tiny-claw health [--json]
   tiny-claw --help | --version
 
 Commands:
   run      Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
   plan     Show or delete the plan (PLAN.md, TODO.md) of a session.
+  trace    List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
   health   Show the provider it picked and why, the tools, the directories and the effective settings.
 
 Run 'tiny-claw <command> --help' for the options of a command.

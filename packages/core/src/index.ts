@@ -151,6 +151,7 @@ export {
   type SpanKind,
   type SpanStatus,
   type TraceLocation,
+  type TracePayloadName,
   type Tracer,
 } from './observe/tracer.js';
 export {

@@ -1,7 +1,73 @@
 /**
- * @tiny-claw/tracing — not built yet. This package exists so the workspace layout and the dependency law
- * hold from the first commit; it exports nothing until its issue lands (see README).
+ * @tiny-claw/tracing — every run as a JSON decision tree (agent.run → agent.step → llm.call /
+ * tool.call), private by default: a tracer implementing core's `Tracer`, capture modes with
+ * redaction by key and by value, and a file recorder with the readers the CLI needs.
  *
  * @module
  */
-export {};
+
+export { keyedHash } from './capture/keyed-hash.js';
+export {
+  capturePayload,
+  type PayloadCaptureOptions,
+  type TracePayloadName,
+} from './capture/payload-capture.js';
+export { Redactor } from './capture/redactor.js';
+export {
+  ATTRIBUTE_MAX_CHARS,
+  type SanitizeOptions,
+  sanitizeAttributes,
+  sanitizeText,
+  toTraceValue,
+  truncateText,
+} from './capture/sanitize.js';
+export { type SecretRule, secretRules, shannonEntropy } from './capture/secret-rules.js';
+export { loadTraceSalt, TRACE_SALT_FILE } from './capture/trace-salt.js';
+export {
+  type CreateTracerOptions,
+  createTracer,
+  DEFAULT_MAX_PAYLOAD_CHARS,
+  type TraceMode,
+} from './create-tracer.js';
+export { TRACE_ID_PATTERN, traceDirectory, tracePath } from './recorder/trace-paths.js';
+export {
+  type ListTracesOptions,
+  listTraces,
+  readTrace,
+  resolveTraceRef,
+  type TraceRef,
+  type TraceSummary,
+} from './recorder/trace-reader.js';
+export { FileTraceRecorder, type TraceRecorder } from './recorder/trace-recorder.js';
+export {
+  formatDuration,
+  type RenderHtmlOptions,
+  type RenderTreeOptions,
+  renderTraceHtml,
+  renderTraceTree,
+  type SpanFailure,
+  type SpanTokens,
+  spanDurationMs,
+  spanFailure,
+  spanTokens,
+  type TraceStats,
+  traceStats,
+  traceStatsLine,
+} from './render/index.js';
+export {
+  TRACE_SCHEMA_VERSION,
+  type TraceAttributes,
+  type TraceCaptureMode,
+  type TraceEvent,
+  type TraceJsonValue,
+  type TraceSession,
+  type TraceSpan,
+  type TraceSpanStatus,
+  type TraceTree,
+  traceAttributesSchema,
+  traceEventSchema,
+  traceSpanSchema,
+  traceSpanStatusSchema,
+  traceTreeSchema,
+} from './trace-schema.js';
+export { TreeTracer, type TreeTracerOptions } from './tracer/tree-tracer.js';

@@ -49,6 +49,7 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
     });
   } finally {
     process.off('SIGINT', onSigint);
+    await app.close();
   }
 
   if (args.json) {

@@ -208,10 +208,17 @@ describe('MainLoop', () => {
       tools: new ToolRegistry().register(writer),
       memory: new InMemoryMemory(),
     });
-    const run = loop.run({ prompt: 'go', session: testSession(), signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
-    expect(await run).toMatchObject({ stopReason: 'cancelled', steps: 1 });
+    // Cancel while the first call of the batch is running, however slow the machine is.
+    const channel: Channel = { onToolCall: () => controller.abort() };
+    const result = await loop.run({
+      prompt: 'go',
+      session: testSession(),
+      signal: controller.signal,
+      channel,
+    });
+    expect(result).toMatchObject({ stopReason: 'cancelled', steps: 1 });
     expect(provider.requests).toHaveLength(1);
+    expect(writer.spans.length).toBeLessThanOrEqual(1);
   });
 
   it('keeps running when a channel callback throws', async () => {

@@ -167,10 +167,20 @@ export class MainLoop {
       model: this.#provider.model ?? null,
       rootSpan: this.#tracer.startRun(
         'main',
-        { mode, max_steps: maxSteps, provider: this.#provider.name },
-        { sessionKey: options.session.key, runId },
+        {
+          run_id: runId,
+          mode,
+          max_steps: maxSteps,
+          provider: this.#provider.name,
+          session_key: options.session.key,
+          session_source: options.session.source,
+          session_display_name: options.session.displayName,
+          workdir: options.session.workdir,
+        },
+        { sessionKey: options.session.key, runId, sessionSource: options.session.source },
       ),
     };
+    state.rootSpan.recordPayload('prompt', options.prompt);
     notify(options.channel, this.#logger, 'onStart', {
       runId,
       prompt: options.prompt,
@@ -179,8 +189,9 @@ export class MainLoop {
       provider: this.#provider.name,
     });
     try {
-      return await this.#loop(state);
+      return await this.#tracer.withSpan(state.rootSpan, () => this.#loop(state));
     } catch (error) {
+      state.rootSpan.setAttributes({ error_type: errorTypeOf(error) });
       // Anything unexpected still closes the trace before it propagates.
       await this.#tracer.finishRun(state.rootSpan, 'error').catch(() => undefined);
       throw error;
@@ -235,16 +246,25 @@ export class MainLoop {
       const stepSpan = this.#tracer.startSpan(
         'agent.step',
         `step.${step}`,
-        { step, phase, tool_policy: policy },
+        {
+          step,
+          phase,
+          mode: state.mode,
+          tool_policy: policy,
+          visible_tools: policy === 'auto' ? visible.length : 0,
+          message_count: messages.length,
+        },
         state.rootSpan,
       );
-      const turn = await this.#modelTurn(state, messages, {
-        step,
-        phase,
-        tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
-        toolChoice: policy,
-        span: stepSpan,
-      });
+      const turn = await this.#tracer.withSpan(stepSpan, () =>
+        this.#modelTurn(state, messages, {
+          step,
+          phase,
+          tools: policy === 'auto' ? this.#tools.definitions(visible) : [],
+          toolChoice: policy,
+          span: stepSpan,
+        }),
+      );
       if ('stopped' in turn) return turn.stopped;
       const { assistant, calls } = turn;
       lastText = assistant.content;
@@ -296,20 +316,22 @@ export class MainLoop {
         return this.#finish(state, 'tool_policy_blocked', assistant.content, step, { memory });
       }
 
-      const outcome = await executeBatch(calls, {
-        registry: this.#tools,
-        workdir: options.session.workdir,
-        session: options.session,
-        runId: state.runId,
-        failureTracker,
-        signal: state.signal,
-        visibleToolNames: visible,
-        maxParallel: this.#maxParallel,
-        logger: this.#logger,
-        tracer: this.#tracer,
-        parentSpan: stepSpan,
-        ...(options.channel ? { channel: options.channel } : {}),
-      });
+      const outcome = await this.#tracer.withSpan(stepSpan, () =>
+        executeBatch(calls, {
+          registry: this.#tools,
+          workdir: options.session.workdir,
+          session: options.session,
+          runId: state.runId,
+          failureTracker,
+          signal: state.signal,
+          visibleToolNames: visible,
+          maxParallel: this.#maxParallel,
+          logger: this.#logger,
+          tracer: this.#tracer,
+          parentSpan: stepSpan,
+          ...(options.channel ? { channel: options.channel } : {}),
+        }),
+      );
       messages.push(...outcome.observations);
       plan?.noteObservations(outcome.observations);
       if (outcome.loopBreaker) messages.push(outcome.loopBreaker);
@@ -450,6 +472,7 @@ export class MainLoop {
         return { stopped: await this.#finish(state, 'cancelled', loopText.cancelled, call.step) };
       }
       const text = loopText.providerFailed(describeProviderError(error));
+      state.rootSpan.setAttributes({ error_type: errorTypeOf(error) });
       this.#logger.error(text);
       return { stopped: await this.#finish(state, 'provider_error', text, call.step) };
     }
@@ -459,6 +482,11 @@ export class MainLoop {
     state.model = response.model ?? state.model;
     const assistant = response.message;
     const calls = assistant.toolCalls ?? [];
+    call.span.setAttributes({
+      provider: response.provider,
+      tool_calls: calls.length,
+      assistant_text_chars: assistant.content.length,
+    });
     const stored = msg.assistant(assistant.content, calls);
     messages.push(stored);
     notify(state.options.channel, this.#logger, 'onAssistantMessage', {
@@ -542,7 +570,15 @@ export class MainLoop {
     const attempt = (level: CompactionLevel) => {
       const { messages, report } = compactForRequest(history, this.#compaction, level);
       if (report.changed || report.overBudget) {
-        call.span.addEvent('context.compacted', { ...report });
+        call.span.addEvent('context.compacted', {
+          level: report.level,
+          original_chars: report.originalChars,
+          compacted_chars: report.compactedChars,
+          max_chars: report.maxChars,
+          masked_tool_results: report.maskedToolResults,
+          truncated_tool_results: report.truncatedToolResults,
+          still_over_budget: report.overBudget,
+        });
         const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} over_budget=${report.overBudget}`;
         if (report.overBudget) this.#logger.warn(log);
         else this.#logger.debug(log);
@@ -606,7 +642,15 @@ export class MainLoop {
           this.#logger.warn(`memory could not be written: ${errorMessage(error)}`);
         });
     }
-    state.rootSpan.setAttributes({ stop_reason: stopReason, steps });
+    state.rootSpan.setAttributes({
+      stop_reason: stopReason,
+      steps,
+      model: state.model,
+      approval_id: approvalId,
+      checkpoint_id: checkpointId,
+      result_text_chars: text.length,
+    });
+    state.rootSpan.recordPayload('result_text', text);
     const status =
       stopReason === 'cancelled'
         ? 'cancelled'
@@ -641,6 +685,13 @@ export class MainLoop {
     notify(state.options.channel, this.#logger, 'onDone', result);
     return result;
   }
+}
+
+/** A short machine name for an error, for trace attributes (never its message). */
+function errorTypeOf(error: unknown): string {
+  if (error instanceof ProviderError) return error.kind;
+  if (error instanceof Error && /^[A-Za-z_][\w.]*$/.test(error.name)) return error.name;
+  return 'unknown';
 }
 
 function describeProviderError(error: unknown): string {

@@ -1,4 +1,9 @@
-/** Kinds of span in a run's decision tree. */
+/**
+ * Kinds of span in a run's decision tree.
+ *
+ * @example
+ * const kind: SpanKind = 'tool.call';
+ */
 export type SpanKind =
   | 'agent.run'
   | 'agent.step'
@@ -8,14 +13,27 @@ export type SpanKind =
   | 'approval.resume'
   | 'subagent.run';
 
+/**
+ * How a span ended.
+ *
+ * @example
+ * span.end(signal.aborted ? 'cancelled' : 'ok');
+ */
 export type SpanStatus = 'ok' | 'error' | 'cancelled';
 
+/**
+ * Span attributes as core sets them; `undefined` and `null` values are not stored.
+ *
+ * @example
+ * span.setAttributes({ is_error: false, latency_ms: 12, error_type: undefined });
+ */
 export type SpanAttributes = Record<string, string | number | boolean | null | undefined>;
 
 /**
  * Content a span may carry. Core hands the raw value over and never decides how it is kept: the
- * tracer stores only hashes, keys and sizes (metadata mode) or a redacted, truncated copy (replay
- * mode), as `<name>_hash`, `<name>_keys`, `<name>_chars` and `<name>`.
+ * tracer stores only hashes, keys and sizes (metadata mode, which skips the model's request and
+ * response) or a redacted, truncated copy (replay mode), as `<name>_hash`, `<name>_keys`,
+ * `<name>_chars` and `<name>`.
  *
  * - `prompt` / `result_text`: the run's prompt and final text (on `agent.run`);
  * - `llm_request` / `llm_response`: what a model call sent and got back (on `llm.call`);
@@ -51,7 +69,12 @@ export interface SpanHandle {
   end(status?: SpanStatus): void;
 }
 
-/** What a finished run's trace produced, if anything was written. */
+/**
+ * What a finished run's trace produced, if anything was written.
+ *
+ * @example
+ * const where: TraceLocation | undefined = await tracer.finishRun(run, 'ok');
+ */
 export interface TraceLocation {
   traceId: string;
   tracePath?: string;

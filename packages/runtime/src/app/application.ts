@@ -6,6 +6,7 @@ import {
   type LLMProvider,
   type Logger,
   MainLoop,
+  nullTracer,
   type PlanStore,
   type RunMode,
   type RunResult,
@@ -17,6 +18,7 @@ import {
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { AssembledTools } from './tool-factory.js';
+import type { RuntimeTracing } from './tracer-factory.js';
 import { RUNTIME_VERSION } from './version.js';
 
 /** One request to run the agent. */
@@ -66,6 +68,7 @@ export class Application {
     readonly provider: LLMProvider,
     readonly tools: AssembledTools,
     readonly logger: Logger,
+    readonly tracing: RuntimeTracing = { tracer: nullTracer, close: async () => {} },
   ) {
     this.#plans = new FilePlanStoreFactory(settings.stateDir);
     this.#loop = new MainLoop({
@@ -74,6 +77,7 @@ export class Application {
       memory: new SessionMemoryStore(settings.stateDir),
       plans: this.#plans,
       logger,
+      tracer: tracing.tracer,
       maxTokens: settings.maxTokens,
       maxParallelTools: settings.maxParallelTools,
       compaction: {
@@ -117,6 +121,11 @@ export class Application {
     const name = sessionName === undefined ? undefined : validateSessionName(sessionName);
     const session = await this.#sessions.resolveCli(name);
     return { session, store: this.#plans.forSession(session) };
+  }
+
+  /** Flush exporters (OpenTelemetry) before the process exits. */
+  close(): Promise<void> {
+    return this.tracing.close();
   }
 
   /** The effective configuration, without calling the model. */

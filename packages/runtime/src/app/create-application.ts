@@ -13,6 +13,7 @@ import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { assembleTools } from './tool-factory.js';
+import { createRuntimeTracing } from './tracer-factory.js';
 
 /** Parts a caller may supply instead of the ones built from settings (tests, embedding). */
 export interface ApplicationOverrides {
@@ -37,11 +38,13 @@ export async function createApplication(
   const prices = settings.pricesPath
     ? mergePriceTables(defaultPriceTable, await loadPriceFile(settings.pricesPath))
     : defaultPriceTable;
-  // Every model call is timed, priced and recorded, whichever provider makes it.
+  const tracing = await createRuntimeTracing(settings, logger);
+  // Every model call is timed, priced, recorded and traced, whichever provider makes it.
   const track = (inner: LLMProvider) =>
     new UsageTrackingProvider(inner, {
       recorder: new FileUsageRecorder(settings.stateDir),
       prices,
+      tracer: tracing.tracer,
       logger,
     });
   if (overrides.provider) {
@@ -51,6 +54,7 @@ export async function createApplication(
       track(overrides.provider),
       tools,
       logger,
+      tracing,
     );
   }
   const choice = chooseProvider(settings);
@@ -58,5 +62,5 @@ export async function createApplication(
     requireProviderKey(settings, choice.name);
   }
   const provider = await createProvider(settings, choice);
-  return new Application(settings, choice.reason, track(provider), tools, logger);
+  return new Application(settings, choice.reason, track(provider), tools, logger, tracing);
 }

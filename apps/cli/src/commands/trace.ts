@@ -1,0 +1,201 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  ConfigurationError,
+  errorMessage,
+  normalizeSessionPart,
+  StateError,
+  sessionKey,
+  validateSessionKey,
+  writeFileAtomic,
+} from '@tiny-claw/core';
+import {
+  formatDuration,
+  listTraces,
+  readTrace,
+  renderTraceHtml,
+  renderTraceTree,
+  resolveTraceRef,
+  spanDurationMs,
+  type TraceRef,
+  type TraceSummary,
+  type TraceTree,
+} from '@tiny-claw/tracing';
+import { ExitCode } from '../exit-codes.js';
+import { loadSettingsOnly } from '../load-settings.js';
+import type { Output } from '../output.js';
+import { parseTraceArgs } from '../trace-args.js';
+import { traceHelp, traceText } from '../trace-strings.js';
+
+// A full key as `trace list` prints it; --session accepts one so non-CLI sessions can be filtered too.
+const FULL_SESSION_KEY = /^(cli|feishu|subagent)-[0-9a-f]{12}-./;
+
+/** Where the trace commands look, resolved once per command. */
+interface Scope {
+  stateDir: string;
+  /** The session key to search, when --session was given. */
+  sessionKey: string | undefined;
+  /** The name the person typed, for messages. */
+  sessionName: string | undefined;
+}
+
+/**
+ * `tiny-claw trace list | show <id|last> | view <id|last>`: find the runs' trace files and print
+ * them as a list, a terminal tree (or JSON), or one self-contained HTML page.
+ *
+ * Returns the exit code: 0, or 1 when no trace matches (with a message saying how to record one).
+ *
+ * @throws UsageError for bad subcommands, flags or ids (the caller prints it, exit 2).
+ *
+ * @example
+ * process.exitCode = await traceCommand(['show', 'last'], processOutput());
+ */
+export async function traceCommand(argv: string[], out: Output): Promise<number> {
+  const args = parseTraceArgs(argv);
+  if (args.action === 'help') {
+    out.stdout(traceHelp);
+    return ExitCode.ok;
+  }
+  const settings = await loadSettingsOnly();
+  const scope: Scope = {
+    stateDir: settings.stateDir,
+    sessionKey:
+      args.session === undefined ? undefined : await cliSessionKey(settings.workdir, args.session),
+    sessionName: args.session,
+  };
+  if (args.action === 'list') return listCommand(scope, args.json, out);
+
+  const found = await findTrace(scope, args.ref, out);
+  if (found === undefined) return ExitCode.runtime;
+  let tree: TraceTree;
+  try {
+    tree = await readTrace(found.path);
+  } catch (error) {
+    if (!(error instanceof StateError)) throw error;
+    // The reader's message names the file and what is wrong with it.
+    return fail(out, errorMessage(error));
+  }
+
+  if (args.action === 'show') {
+    if (args.json) out.stdout(`${JSON.stringify(tree, null, 2)}\n`);
+    // Colour only when the tree goes to a terminal: piped into a file it must stay plain text.
+    else out.stdout(renderTraceTree(tree, { color: out.color && out.interactive }));
+    return ExitCode.ok;
+  }
+
+  const html = renderTraceHtml(tree);
+  if (args.out === '-') {
+    out.stdout(html);
+    return ExitCode.ok;
+  }
+  // The file name comes from the trace file's own name, which the reader checked is a safe id.
+  const target = resolve(process.cwd(), args.out ?? `tiny-claw-trace-${found.traceId}.html`);
+  try {
+    // 0600 like every state file: a replay-mode trace can hold redacted but still private payloads.
+    await writeFileAtomic(target, html, { mode: 0o600 });
+  } catch (error) {
+    if (!(error instanceof StateError)) throw error;
+    return fail(out, errorMessage(error));
+  }
+  out.stdout(traceText.wrote(target));
+  if (out.interactive) out.stderr(`${traceText.wroteHint}\n`);
+  return ExitCode.ok;
+}
+
+async function listCommand(scope: Scope, json: boolean, out: Output): Promise<number> {
+  const traces = await listTraces(scope.stateDir, {
+    ...(scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey }),
+    onSkip: (path, error) =>
+      out.stderr(`tiny-claw: ${traceText.skipped(path, errorMessage(error))}\n`),
+  });
+  if (json) {
+    out.stdout(`${JSON.stringify(traces, null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  if (traces.length === 0) {
+    // An empty list is an answer, not a failure; the hint goes where people look for hints.
+    out.stderr(`${traceText.noTraces(scope.stateDir, scope.sessionName)}\n`);
+    return ExitCode.ok;
+  }
+  out.stdout(table([[...traceText.listHeader], ...traces.map(listRow)]));
+  return ExitCode.ok;
+}
+
+function listRow(trace: TraceSummary): string[] {
+  const duration = spanDurationMs({ started_at: trace.startedAt, ended_at: trace.endedAt });
+  const steps = trace.attributes.steps;
+  const stop = trace.attributes.stop_reason;
+  return [
+    trace.traceId,
+    trace.sessionKey,
+    trace.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    duration === undefined ? traceText.unknownValue : formatDuration(duration),
+    trace.status,
+    typeof steps === 'number' ? String(steps) : traceText.unknownValue,
+    typeof stop === 'string' ? stop : traceText.unknownValue,
+    trace.name,
+  ].map(printable);
+}
+
+/**
+ * The trace a ref names, or undefined after printing why there is none: the lead-in people need is
+ * how to record a trace when there are none, and where to find the ids when the id is wrong.
+ */
+async function findTrace(scope: Scope, ref: string, out: Output): Promise<TraceRef | undefined> {
+  const options = scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey };
+  try {
+    return await resolveTraceRef(scope.stateDir, ref, options);
+  } catch (error) {
+    // Not finding a trace is an ordinary outcome here (exit 1), not a configuration problem (78).
+    if (!(error instanceof ConfigurationError)) throw error;
+    const any = await listTraces(scope.stateDir, { ...options, limit: 8 });
+    if (ref === 'last' || any.length === 0) {
+      fail(out, traceText.noTraces(scope.stateDir, scope.sessionName));
+    } else {
+      fail(out, `${error.message}\n${traceText.listHint(scope.sessionName)}`);
+    }
+    return undefined;
+  }
+}
+
+/** The key `tiny-claw run --session NAME` uses in this workdir (see SessionManager.resolveCli). */
+async function cliSessionKey(workdir: string, name: string): Promise<string> {
+  if (FULL_SESSION_KEY.test(name)) {
+    try {
+      return validateSessionKey(name);
+    } catch {
+      // Not a well-formed key after all: treat it as a name like any other.
+    }
+  }
+  // The same real path SessionManager hashes, so symlinked workdirs find their sessions.
+  const real = await realpath(workdir).catch(() => resolve(workdir));
+  return sessionKey('cli', real, normalizeSessionPart(name));
+}
+
+function fail(out: Output, message: string): number {
+  out.stderr(`tiny-claw: ${message}\n`);
+  return ExitCode.runtime;
+}
+
+function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, [...cell].length);
+    });
+  }
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** Trace text is data: control characters must not reach the terminal as commands. */
+function printable(text: string): string {
+  return text.replace(/\p{Cc}/gu, '?');
+}

@@ -1,0 +1,111 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  defineTool,
+  type Logger,
+  MainLoop,
+  type RunResult,
+  ToolRegistry,
+  type Tracer,
+  UsageTrackingProvider,
+} from '@tiny-claw/core';
+import { InMemoryMemory, ScriptedProvider, testSession } from '@tiny-claw/core/testing';
+import { z } from 'zod';
+
+/** The prompt and answer of the scripted run; tests grep trace files for them. */
+export const PROMPT = 'PROMPT-MARKER summarise alpha and beta';
+export const ANSWER = 'ANSWER-MARKER both files summarised';
+export const ALPHA_PATH = 'ARG-MARKER-alpha.txt';
+export const BETA_PATH = 'ARG-MARKER-beta.txt';
+export const WRITE_CONTENT = 'WRITE-CONTENT-MARKER summary';
+
+/**
+ * Two parallel reads (the first one slower, so they finish out of order), a write, then a final
+ * answer, through the real MainLoop, executor and usage decorator.
+ */
+export async function scriptedRun(
+  tracer: Tracer,
+  options: { stateDir: string; files?: Record<string, string>; logger?: Logger },
+): Promise<RunResult> {
+  const files = options.files ?? {
+    [ALPHA_PATH]: 'alpha says hello',
+    [BETA_PATH]: 'beta says hi',
+  };
+  const read = defineTool({
+    name: 'read',
+    description: 'read a file',
+    parallelSafe: true,
+    schema: z.object({ path: z.string() }),
+    run: async ({ path }) => {
+      // The first call sleeps longest, so completion order is the reverse of the model's order.
+      await new Promise((resolve) => setTimeout(resolve, path === ALPHA_PATH ? 40 : 5));
+      return { content: files[path] ?? 'missing', isError: false };
+    },
+  });
+  const write = defineTool({
+    name: 'write',
+    description: 'write a file',
+    parallelSafe: false,
+    schema: z.object({ path: z.string(), content: z.string() }),
+    run: async ({ path }) => ({ content: `wrote ${path}`, isError: false }),
+  });
+  const scripted = new ScriptedProvider({
+    turns: [
+      {
+        tool_calls: [
+          { name: 'read', arguments: { path: ALPHA_PATH } },
+          { name: 'read', arguments: { path: BETA_PATH } },
+        ],
+        usage: { input_tokens: 100, output_tokens: 10 },
+      },
+      {
+        tool_calls: [{ name: 'write', arguments: { path: 'summary.md', content: WRITE_CONTENT } }],
+        usage: { input_tokens: 150, output_tokens: 20 },
+      },
+      { text: ANSWER, usage: { input_tokens: 200, output_tokens: 30 } },
+    ],
+  });
+  const provider = new UsageTrackingProvider(scripted, {
+    recorder: { record: () => {} },
+    tracer,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const loop = new MainLoop({
+    provider,
+    tools: new ToolRegistry().register(read).register(write),
+    memory: new InMemoryMemory(),
+    tracer,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return loop.run({ prompt: PROMPT, session: testSession(options.stateDir) });
+}
+
+/** A fresh state directory; `cleanup` removes it. */
+export async function tempStateDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'tc-trace-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Every file under `dir` with its text, for "grep the whole state dir" assertions. */
+export async function readAllFiles(dir: string): Promise<Array<{ path: string; text: string }>> {
+  const out: Array<{ path: string; text: string }> = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    out.push({ path, text: await readFile(path, 'utf8') });
+  }
+  return out;
+}
+
+/** A logger that keeps warnings. */
+export function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return {
+    warnings,
+    debug() {},
+    info() {},
+    warn: (message) => warnings.push(message),
+    error: (message) => warnings.push(message),
+  };
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { fakeSecrets, pemBodyLines } from '../__fixtures__/fake-secrets.js';
+import { capturePayload } from './payload-capture.js';
+import { Redactor } from './redactor.js';
+import { type SanitizeOptions, toTraceValue } from './sanitize.js';
+
+const redactor = new Redactor((secret) => `h${secret.length}`);
+
+// Timing goals live in bench/ (SPEC §13); a test only catches a super-linear blow-up, which on a
+// megabyte takes minutes, not the 50 ms goal bench/tracing-overhead.bench.mjs measures.
+const LINEAR_BOUND_MS = 1000;
+const options: SanitizeOptions = { redactor, maxStringChars: 4000 };
+const clean = (value: unknown) => JSON.stringify(toTraceValue(value, options));
+
+function expectGone(value: unknown, ...secrets: string[]): string {
+  const text = clean(value);
+  for (const secret of secrets) expect(text).not.toContain(secret);
+  expect(text).toContain('[REDACTED:');
+  return text;
+}
+
+describe('reliability §5.3 adversarial redaction inputs', () => {
+  it('R1 redacts an Authorization header and every spelling of an API key field', () => {
+    const key = fakeSecrets.openai;
+    expectGone({ Authorization: `Bearer ${key}` }, key);
+    for (const field of [
+      'authorization',
+      'AUTHORIZATION',
+      'x-api-key',
+      'Api-Key',
+      'apiKey',
+      'API_KEY',
+      'openaiApiKey',
+    ]) {
+      expect(clean({ [field]: 'plain-looking-value' }), field).not.toContain('plain-looking-value');
+    }
+  });
+
+  it('R2 redacts array-of-pairs headers nested deep', () => {
+    expectGone(
+      { a: [{ b: { headers: [['authorization', 'Bearer abc.def.ghi']] } }] },
+      'abc.def.ghi',
+    );
+  });
+
+  it('R3 redacts a password inside a double-encoded JSON body', () => {
+    expectGone({ body: JSON.stringify({ password: 'hunter2hunter2' }) }, 'hunter2hunter2');
+    expectGone(
+      { body: JSON.stringify({ body: JSON.stringify({ password: 'hunter3' }) }) },
+      'hunter3',
+    );
+  });
+
+  it('R4 redacts an Anthropic key in the output of cat .env', () => {
+    const output = `FOO=bar\nANTHROPIC_API_KEY=${fakeSecrets.anthropic}\n`;
+    const text = expectGone(output, fakeSecrets.anthropic, fakeSecrets.anthropic.slice(0, 16));
+    expect(text).toContain('FOO=bar');
+  });
+
+  it('R5 redacts the bearer token of a curl command', () => {
+    const text = expectGone(
+      'curl -H "Authorization: Bearer abcdefghijklmnop" https://x',
+      'abcdefghijklmnop',
+    );
+    expect(text).toContain('https://x');
+  });
+
+  it('R6 redacts the password, token and signature of a URL', () => {
+    const text = expectGone(
+      'https://user:p%40ss@host/x?token=abc123&sig=zzz',
+      'p%40ss',
+      'abc123',
+      'zzz',
+    );
+    expect(text).toContain('host/x');
+  });
+
+  it('R7 redacts AWS, GitHub, Slack, GCP, JWT and multi-line PEM values', () => {
+    const values = [
+      fakeSecrets.awsAccessKeyId,
+      fakeSecrets.github,
+      fakeSecrets.githubPat,
+      fakeSecrets.slack,
+      fakeSecrets.gcp,
+      fakeSecrets.jwt,
+      fakeSecrets.openaiLegacy,
+    ];
+    for (const value of values) expectGone(`value: ${value} end`, value);
+    expectGone(`key file:\n${fakeSecrets.pem}\nafter`, ...pemBodyLines);
+  });
+
+  it('R7 redacts a PEM block cut before its END line', () => {
+    const cut = fakeSecrets.pem.split('\n').slice(0, 3).join('\n');
+    expectGone(cut, ...pemBodyLines.slice(0, 2));
+  });
+
+  it('R7 redacts an AWS secret access key by context and by entropy', () => {
+    expectGone(`aws_secret_access_key = ${fakeSecrets.awsSecretKey}`, fakeSecrets.awsSecretKey);
+    expectGone(`secret is ${fakeSecrets.awsSecretKey} here`, fakeSecrets.awsSecretKey);
+  });
+
+  it('R8 redacts Feishu tokens, secrets and signatures', () => {
+    expectGone('Authorization: Bearer t-g1044abcdefghijklmnop', 't-g1044abcdefghijklmnop');
+    expectGone('Bearer u-abcdefghijklmnop', 'u-abcdefghijklmnop');
+    expectGone({ app_secret: 'feishu-app-secret-value' }, 'feishu-app-secret-value');
+    expectGone({ encrypt_key: 'feishu-encrypt-key' }, 'feishu-encrypt-key');
+    expectGone({ headers: { 'X-Lark-Signature': 'sig-value-123' } }, 'sig-value-123');
+  });
+
+  it('R9 redacts a key that arrived split across two stream deltas once assembled', () => {
+    const key = fakeSecrets.anthropic;
+    const deltas = [key.slice(0, 10), key.slice(10)];
+    expectGone({ content: deltas.join('') }, key.slice(10));
+  });
+
+  it('R10 redacts a hex token in password context and a bare high-entropy base64 secret', () => {
+    const hex = 'a3f9c2e81b7d4f6a9c0e5b2d8f1a7c3e9b4d6f20';
+    expectGone(`password=${hex}`, hex);
+    const b64 = Buffer.from(fakeSecrets.awsSecretKey + fakeSecrets.github).toString('base64');
+    expectGone(`blob ${b64}`, b64);
+  });
+
+  it('R11 leaves tokenizer, keyboard, passwordless_login, git SHAs, UUIDs and paths alone', () => {
+    const benign = [
+      'tokenizer=bert',
+      'keyboard layout',
+      'passwordless_login=true',
+      'commit 3f5e7f815c2a9d1b6e4f0a8c7b3d2e1f0a9b8c7d',
+      'id 123e4567-e89b-12d3-a456-426614174000',
+      'ID 123E4567-E89B-12D3-A456-426614174000',
+      'max_tokens: 4000',
+      'input_tokens=829',
+      'src/components/ButtonGroup/ButtonGroupItem2.tsx',
+      'packages/tracing/src/capture/redaction-follows-reliability-r1-to-r14.test.ts',
+      'getUserAccountSettingsFromDatabaseV2',
+      'AbstractSingletonProxyFactoryBean2Impl',
+      'The task-management overview',
+      'const token = undefined',
+    ];
+    for (const text of benign) expect(clean(text), text).toBe(JSON.stringify(text));
+    expect(clean({ tokenizer: 'bert', max_tokens: 10, passwordless_login: true })).toBe(
+      JSON.stringify({ tokenizer: 'bert', max_tokens: 10, passwordless_login: true }),
+    );
+  });
+
+  it('R12 survives cycles, a 10 MB string, a throwing getter and an Error, in bounded time', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    expect(clean(cyclic)).toBe(JSON.stringify({ name: 'loop', self: '[circular]' }));
+
+    const huge = `${'z'.repeat(10 * 2 ** 20)} ${fakeSecrets.github}`;
+    const started = performance.now();
+    const cut = toTraceValue(huge, options) as string;
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
+    expect(cut.length).toBe(4000);
+
+    const withGetter = Object.defineProperty({ ok: 1 }, 'bad', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(clean(withGetter)).toBe(JSON.stringify({ ok: 1, bad: '[unreadable]' }));
+
+    expectGone(new Error('token=abc'), 'abc');
+  });
+
+  it('R12 scans 1 MB of adversarial text in linear time', () => {
+    const big = { maxStringChars: 2 ** 20, redactor };
+    for (const text of [
+      'a.'.repeat(2 ** 19),
+      'x'.repeat(2 ** 20),
+      'Bearer '.repeat(2 ** 20 / 7),
+      `${'-----BEGIN PRIVATE KEY-----'.repeat(100)}${'Q'.repeat(2 ** 20 - 2700)}`,
+      'password='.repeat(2 ** 20 / 9),
+      'https://'.repeat(2 ** 20 / 8),
+    ]) {
+      const started = performance.now();
+      toTraceValue(text, big);
+      expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(LINEAR_BOUND_MS);
+    }
+  });
+
+  it('R13 metadata capture keeps only a keyed hash and sizes of a command with a key', () => {
+    const command = `export OPENAI_API_KEY=${fakeSecrets.openai}`;
+    const attributes = capturePayload(
+      'tool_arguments',
+      { command },
+      { mode: 'metadata', salt: Buffer.alloc(32, 7), sanitize: options },
+    );
+    expect(Object.keys(attributes).sort()).toEqual([
+      'tool_arguments_chars',
+      'tool_arguments_hash',
+      'tool_arguments_keys',
+    ]);
+    expect(JSON.stringify(attributes)).not.toContain('sk-');
+  });
+
+  it('R14 redacts a provider SDK error that echoes request headers', () => {
+    const error = new Error(
+      `401 Unauthorized; request headers: {"authorization":"Bearer ${fakeSecrets.openai}","x-api-key":"${fakeSecrets.anthropic}"}`,
+    );
+    expectGone({ error }, fakeSecrets.openai, fakeSecrets.anthropic);
+  });
+
+  it('gives equal secrets equal markers, so they stay correlatable', () => {
+    const keyed = new Redactor((secret) => secret.slice(-4));
+    const text = keyed.redactText(`a ${fakeSecrets.github} b ${fakeSecrets.github}`);
+    const markers = text.match(/\[REDACTED:[^\]]+\]/g) ?? [];
+    expect(markers).toHaveLength(2);
+    expect(markers[0]).toBe(markers[1]);
+  });
+});

@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import {
+  errorMessage,
+  type Logger,
+  nullLogger,
+  nullTracer,
+  type SpanAttributes,
+  type SpanHandle,
+  type SpanKind,
+  type SpanStatus,
+  type TraceLocation,
+  type Tracer,
+} from '@tiny-claw/core';
+import {
+  capturePayload,
+  type PayloadCaptureOptions,
+  type TracePayloadName,
+} from '../capture/payload-capture.js';
+import { type SanitizeOptions, sanitizeAttributes, sanitizeText } from '../capture/sanitize.js';
+import { TRACE_ID_PATTERN } from '../recorder/trace-paths.js';
+import type { TraceRecorder } from '../recorder/trace-recorder.js';
+import { TRACE_SCHEMA_VERSION, type TraceCaptureMode, type TraceTree } from '../trace-schema.js';
+import { currentSpanStorage } from './current-span.js';
+import { newSpanId } from './span-id.js';
+import { isoWithMicros, preciseNow, type RunState, SpanNode } from './span-node.js';
+
+/**
+ * What a {@link TreeTracer} is built from; `createTracer` fills these in from settings.
+ *
+ * @example
+ * const options: TreeTracerOptions = { mode: 'metadata', recorders: [new FileTraceRecorder(stateDir)], attributes, payloads };
+ */
+export interface TreeTracerOptions {
+  mode: TraceCaptureMode;
+  /** Receive each finished tree; failures are warned about, never thrown. */
+  recorders: readonly TraceRecorder[];
+  /** Sanitising of attributes (4000-char strings) and, in replay mode, of payloads. */
+  attributes: SanitizeOptions;
+  /** Payload capture; resolved lazily because loading the salt touches the disk. */
+  payloads: () => PayloadCaptureOptions;
+  logger?: Logger;
+}
+
+/** A span recorded by a {@link TreeTracer}. */
+class TreeSpan implements SpanHandle {
+  readonly node: SpanNode;
+  readonly owner: TreeTracer;
+
+  constructor(node: SpanNode, owner: TreeTracer) {
+    this.node = node;
+    this.owner = owner;
+  }
+
+  get spanId(): string {
+    return this.node.spanId;
+  }
+
+  get traceId(): string {
+    return this.node.run.traceId;
+  }
+
+  setAttributes(attributes: SpanAttributes): void {
+    if (this.node.run.finished) return;
+    Object.assign(this.node.attributes, this.owner.sanitize(attributes));
+  }
+
+  addEvent(name: string, attributes: SpanAttributes = {}): void {
+    if (this.node.run.finished) return;
+    this.node.addEvent({
+      timestamp: isoWithMicros(preciseNow()),
+      name: sanitizeText(name, this.owner.options.attributes),
+      attributes: this.owner.sanitize(attributes),
+    });
+  }
+
+  recordPayload(name: TracePayloadName, value: unknown): void {
+    if (this.node.run.finished) return;
+    Object.assign(this.node.attributes, this.owner.capture(name, value));
+  }
+
+  end(status: SpanStatus = 'ok'): void {
+    if (this.node.run.finished) return;
+    this.node.end(status);
+  }
+}
+
+/**
+ * The tracer behind `createTracer`: keeps each run's spans as an in-memory tree and hands the
+ * finished tree to its recorders. Parents are explicit when given (parallel tool calls), else the
+ * span of the nearest enclosing {@link TreeTracer.withSpan} (AsyncLocalStorage). A span with
+ * neither is detached: it works but is recorded nowhere, because guessing a run would put it in
+ * the wrong tree when several runs share the process.
+ *
+ * Tracing is observation only: nothing here throws into the run, and recorder failures are
+ * warned as `trace recorder failed: …`.
+ *
+ * @example
+ * const tracer = new TreeTracer({ mode: 'metadata', recorders: [new FileTraceRecorder(dir)], attributes, payloads });
+ * const run = tracer.startRun('main', {}, { sessionKey, runId });
+ * await tracer.finishRun(run, 'ok');
+ */
+export class TreeTracer implements Tracer {
+  readonly options: TreeTracerOptions;
+  readonly #logger: Logger;
+  #payloads: PayloadCaptureOptions | undefined;
+
+  constructor(options: TreeTracerOptions) {
+    this.options = options;
+    this.#logger = options.logger ?? nullLogger;
+  }
+
+  startRun(
+    name: string,
+    attributes: SpanAttributes,
+    context: { sessionKey: string; runId: string; sessionSource?: string },
+  ): SpanHandle {
+    const traceId = TRACE_ID_PATTERN.test(context.runId)
+      ? context.runId
+      : randomBytes(16).toString('hex');
+    const run: RunState = {
+      traceId,
+      session: {
+        key: context.sessionKey,
+        ...(context.sessionSource ? { source: context.sessionSource } : {}),
+      },
+      open: new Set(),
+      finished: false,
+      sequence: 0,
+    };
+    const root = new SpanNode({
+      spanId: newSpanId(),
+      parent: undefined,
+      kind: 'agent.run',
+      name,
+      run,
+    });
+    const span = new TreeSpan(root, this);
+    span.setAttributes({ run_id: context.runId, session_key: context.sessionKey, ...attributes });
+    return span;
+  }
+
+  startSpan(
+    kind: SpanKind,
+    name: string,
+    attributes: SpanAttributes,
+    parent?: SpanHandle,
+  ): SpanHandle {
+    const parentNode = this.#own(parent) ?? this.#own(currentSpanStorage.getStore());
+    if (!parentNode || parentNode.run.finished) {
+      this.#logger.debug(`trace span ${kind} ${name} has no open parent; it is not recorded`);
+      return nullTracer.startSpan(kind, name, attributes, parent);
+    }
+    const node = new SpanNode({
+      spanId: newSpanId(),
+      parent: parentNode,
+      kind,
+      name,
+      run: parentNode.run,
+    });
+    const span = new TreeSpan(node, this);
+    span.setAttributes(attributes);
+    return span;
+  }
+
+  withSpan<T>(span: SpanHandle, fn: () => T): T {
+    return span instanceof TreeSpan && span.owner === this
+      ? currentSpanStorage.run(span, fn)
+      : fn();
+  }
+
+  currentSpan(): SpanHandle | undefined {
+    const span = currentSpanStorage.getStore();
+    return this.#own(span) ? span : undefined;
+  }
+
+  async finishRun(run: SpanHandle, status: SpanStatus): Promise<TraceLocation | undefined> {
+    const root = this.#own(run);
+    if (!root || root.parent || root.run.finished) return undefined;
+    const state = root.run;
+    // A span still open belongs to work the run abandoned; it shares the run's fate.
+    for (const node of [...state.open]) {
+      if (node === root) continue;
+      node.attributes.closed_by_run_end = true;
+      node.end(status);
+    }
+    root.end(status);
+    state.finished = true;
+    const tree: TraceTree = {
+      schema_version: TRACE_SCHEMA_VERSION,
+      trace_id: state.traceId,
+      session: state.session,
+      capture_mode: this.options.mode,
+      root: root.toJSON(),
+    };
+    // Recorders run side by side: an exporter waiting on a slow collector must not hold up the file.
+    const results = await Promise.allSettled(
+      this.options.recorders.map(async (recorder) => recorder.record(tree)),
+    );
+    let tracePath: string | undefined;
+    let failed = false;
+    for (const result of results) {
+      if (result.status === 'fulfilled') {
+        tracePath ??= result.value?.tracePath;
+      } else {
+        failed = true;
+        this.#logger.warn(`trace recorder failed: ${errorMessage(result.reason)}`);
+      }
+    }
+    // An id that points at no file would send the user looking for nothing.
+    if (failed && tracePath === undefined) return undefined;
+    return tracePath === undefined
+      ? { traceId: state.traceId }
+      : { traceId: state.traceId, tracePath };
+  }
+
+  /** @internal Attributes as stored: dropped nulls, redacted and truncated strings. */
+  sanitize(attributes: SpanAttributes) {
+    return sanitizeAttributes(attributes, this.options.attributes);
+  }
+
+  /** @internal A payload's attributes under the capture mode. */
+  capture(name: TracePayloadName, value: unknown) {
+    try {
+      this.#payloads ??= this.options.payloads();
+      return capturePayload(name, value, this.#payloads);
+    } catch (error) {
+      this.#logger.warn(`trace payload ${name} could not be captured: ${errorMessage(error)}`);
+      return {};
+    }
+  }
+
+  #own(span: SpanHandle | undefined): SpanNode | undefined {
+    return span instanceof TreeSpan && span.owner === this ? span.node : undefined;
+  }
+}
