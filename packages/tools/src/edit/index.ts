@@ -10,6 +10,7 @@ import {
   writeFileConfined,
 } from '@tiny-claw/core';
 import { z } from 'zod';
+import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { withFileLock } from '../file-state/file-lock.js';
 import { fingerprintOf } from '../file-state/fingerprint.js';
 import type { ReadLedger } from '../file-state/read-ledger.js';
@@ -78,28 +79,6 @@ function formatSize(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-function kindOf(stats: {
-  isFIFO(): boolean;
-  isSocket(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-}): string {
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
-
-function otherBom(bytes: Uint8Array): string | undefined {
-  const [a, b, c, d] = bytes;
-  if (a === 0xff && b === 0xfe && c === 0x00 && d === 0x00) return 'UTF-32LE';
-  if (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) return 'UTF-32BE';
-  if (a === 0xff && b === 0xfe) return 'UTF-16LE';
-  if (a === 0xfe && b === 0xff) return 'UTF-16BE';
-  return undefined;
-}
-
 /** Strict UTF-8 without NUL bytes (a NUL means binary, whatever the decoder says). */
 function decodeUtf8(bytes: Buffer): string | undefined {
   if (bytes.indexOf(0) !== -1) return undefined;
@@ -130,7 +109,10 @@ async function editLocked(
         return fail(editText.symlinkSwapped(display), 'invalid_path');
       case 'not_regular':
         return fail(
-          editText.notRegular(display, loaded.stats ? kindOf(loaded.stats) : 'not a regular file'),
+          editText.notRegular(
+            display,
+            loaded.stats ? describeFileKind(loaded.stats) : 'not a regular file',
+          ),
           'not_regular_file',
         );
       case 'too_large':
@@ -154,7 +136,7 @@ async function editLocked(
     if (verdict === 'modified') return fail(editText.modifiedSinceRead(display), 'file_modified');
   }
 
-  const encoding = otherBom(bytes);
+  const encoding = unicodeBomEncoding(bytes);
   if (encoding) return fail(editText.otherEncoding(display, encoding), 'not_utf8', { encoding });
   const decoded = decodeUtf8(bytes);
   if (decoded === undefined) return fail(editText.notUtf8(display), 'not_utf8');
@@ -280,7 +262,7 @@ async function runEdit(
     const stats = await stat(resolved.path);
     if (stats.isDirectory()) return fail(editText.isDirectory(args.path), 'is_directory');
     if (!stats.isFile()) {
-      return fail(editText.notRegular(args.path, kindOf(stats)), 'not_regular_file');
+      return fail(editText.notRegular(args.path, describeFileKind(stats)), 'not_regular_file');
     }
     if (stats.size > EDIT_LIMITS.maxFileBytes) {
       const limitMb = EDIT_LIMITS.maxFileBytes / 1024 / 1024;

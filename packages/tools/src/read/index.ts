@@ -2,6 +2,7 @@ import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { defineTool, type Tool, type ToolOutput } from '@tiny-claw/core';
 import { z } from 'zod';
+import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
 import { resolveInWorkdir } from '../path-guard.js';
 
@@ -84,23 +85,6 @@ function formatSize(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
-
-function bomEncoding(bytes: Uint8Array): string | undefined {
-  const [a, b, c, d] = bytes;
-  if (a === 0xff && b === 0xfe && c === 0x00 && d === 0x00) return 'UTF-32LE';
-  if (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) return 'UTF-32BE';
-  if (a === 0xff && b === 0xfe) return 'UTF-16LE';
-  if (a === 0xfe && b === 0xff) return 'UTF-16BE';
-  return undefined;
 }
 
 /** NUL, or more than 30 % bytes below 9 or in 14..31 within the sniff window. */
@@ -280,7 +264,7 @@ async function runRead(
   }
   if (!stats.isFile()) {
     return fail(
-      `read refused: ${display} is not a regular file (it is ${kindOf(stats)}); it was not opened.`,
+      `read refused: ${display} is not a regular file (it is ${describeFileKind(stats)}); it was not opened.`,
       'not_regular_file',
     );
   }
@@ -319,7 +303,7 @@ async function runRead(
     opened = { mtimeMs: fstats.mtimeMs, size: fstats.size };
     if (!fstats.isFile()) {
       return fail(
-        `read refused: ${display} is not a regular file (it is ${kindOf(fstats)})`,
+        `read refused: ${display} is not a regular file (it is ${describeFileKind(fstats)})`,
         'not_regular_file',
       );
     }
@@ -340,7 +324,7 @@ async function runRead(
 
   const notes: string[] = [];
   let text: string;
-  const encoding = bomEncoding(data);
+  const encoding = unicodeBomEncoding(data);
   if (encoding === 'UTF-16LE' || encoding === 'UTF-16BE') {
     // A UTF-16 text file is full of NUL bytes, so the BOM is checked before the binary sniff.
     text = new TextDecoder(encoding.toLowerCase(), { fatal: false, ignoreBOM: false }).decode(data);
