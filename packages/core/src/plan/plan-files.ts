@@ -5,7 +5,7 @@ import { sessionDirectory } from '../session/session-key.js';
 import type { SessionRef } from '../session/session-ref.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { isErrnoError } from '../store/errno.js';
-import { withPathLock } from './path-lock.js';
+import { withPathLock } from '../store/path-lock.js';
 import type { PlanFiles } from './plan-response.js';
 import {
   appendTodoBlocker,

@@ -3,6 +3,9 @@ import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errorMessage, StateError } from '../errors.js';
 import { ensureDir } from './atomic-write.js';
+// Keyed by resolved path, so two writers on one file take turns. In-process only; across
+// processes O_APPEND at least keeps every write at the end of the file.
+import { withPathLock } from './path-lock.js';
 
 /**
  * Options of {@link appendJsonLines}.
@@ -16,10 +19,6 @@ export interface AppendJsonLinesOptions {
 }
 
 const NEWLINE = 0x0a;
-
-// Keyed by resolved path, so two writers on one file still take turns. In-process only; across
-// processes O_APPEND at least keeps every write at the end of the file.
-const appendQueues = new Map<string, Promise<void>>();
 
 /**
  * Append each of `values` as one JSON line to `path`, in one write and one fsync, so the lines of
@@ -43,7 +42,7 @@ export async function appendJsonLines(
   const file = resolve(path);
   if (values.length === 0) return;
   const text = values.map((value) => `${toJsonLine(value, label, file)}\n`).join('');
-  await serialized(file, () => appendNow(file, text, label));
+  await withPathLock(file, () => appendNow(file, text, label));
 }
 
 function toJsonLine(value: unknown, label: string, file: string): string {
@@ -61,17 +60,6 @@ function toJsonLine(value: unknown, label: string, file: string): string {
     );
   }
   return line;
-}
-
-function serialized(file: string, task: () => Promise<void>): Promise<void> {
-  const previous = appendQueues.get(file) ?? Promise.resolve();
-  const run = previous.then(task);
-  const settled = run.catch(() => {});
-  appendQueues.set(file, settled);
-  void settled.then(() => {
-    if (appendQueues.get(file) === settled) appendQueues.delete(file);
-  });
-  return run;
 }
 
 async function appendNow(file: string, text: string, label: string): Promise<void> {

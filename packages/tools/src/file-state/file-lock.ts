@@ -1,5 +1,4 @@
-/** Tail of the queue per key; removed when the last holder releases, so the map never grows. */
-const tails = new Map<string, Promise<void>>();
+import { withPathLock } from '@tiny-claw/core';
 
 /**
  * Run `fn` while holding an in-process lock on `key` (use the canonical absolute path returned
@@ -17,29 +16,4 @@ const tails = new Map<string, Promise<void>>();
  *   withFileLock('/repo/a.ts', () => editB()), // starts after editA settles
  * ]);
  */
-export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = tails.get(key) ?? Promise.resolve();
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const tail = previous.then(() => held);
-  tails.set(key, tail);
-  try {
-    await previous;
-    return await fn();
-  } finally {
-    release();
-    if (tails.get(key) === tail) tails.delete(key);
-  }
-}
-
-/**
- * Number of keys currently locked or queued (for tests and leak checks).
- *
- * @example
- * lockedKeyCount(); // 0 when idle
- */
-export function lockedKeyCount(): number {
-  return tails.size;
-}
+export const withFileLock: <T>(key: string, fn: () => Promise<T>) => Promise<T> = withPathLock;
