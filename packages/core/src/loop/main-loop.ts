@@ -33,6 +33,15 @@ export const MAX_EMPTY_TURNS = 3;
 /** How many memory lines a run reads back. */
 export const RECENT_MEMORY_LINES = 5;
 
+/** One model call of a step: what to offer and where to trace it. */
+interface ModelCallRequest {
+  step: number;
+  phase: Phase;
+  tools: ToolDefinition[];
+  toolChoice: ToolPolicy;
+  span: SpanHandle;
+}
+
 /** The parts a loop is assembled from. */
 export interface MainLoopOptions {
   provider: LLMProvider;
@@ -452,17 +461,7 @@ export class MainLoop {
    * Ask the model once and append its answer to the history. A provider failure or a cancellation
    * ends the run: the result is returned as `stopped`.
    */
-  async #modelTurn(
-    state: RunState,
-    messages: Message[],
-    call: {
-      step: number;
-      phase: Phase;
-      tools: ToolDefinition[];
-      toolChoice: ToolPolicy;
-      span: SpanHandle;
-    },
-  ): Promise<Turn> {
+  async #modelTurn(state: RunState, messages: Message[], call: ModelCallRequest): Promise<Turn> {
     let response: LLMResponse;
     try {
       response = await this.#callModel(state, messages, call);
@@ -559,13 +558,7 @@ export class MainLoop {
   async #callModel(
     state: RunState,
     history: readonly Message[],
-    call: {
-      step: number;
-      phase: Phase;
-      tools: ToolDefinition[];
-      toolChoice: ToolPolicy;
-      span: SpanHandle;
-    },
+    call: ModelCallRequest,
   ): Promise<LLMResponse> {
     const attempt = (level: CompactionLevel) => {
       const { messages, report } = compactForRequest(history, this.#compaction, level);
