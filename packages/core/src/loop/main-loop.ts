@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CompactionLevel,
-  type CompactionOptions,
-  compactForRequest,
-  DEFAULT_COMPACTION,
-} from '../context/compactor.js';
-import { ContextBuilder } from '../context/context-builder.js';
-import { ConfigurationError, errorMessage, ProviderError, TinyClawError } from '../errors.js';
+import { type CompactionOptions, DEFAULT_COMPACTION } from '../context/compactor.js';
+import { type BuiltContext, ContextBuilder } from '../context/context-builder.js';
+import { ConfigurationError, errorMessage } from '../errors.js';
 import { createFailureTracker } from '../executor/loop-breaker.js';
 import { executeBatch } from '../executor/tool-executor.js';
 import { type Message, msg, type ToolCall, type ToolDefinition } from '../messages.js';
-import { withModelCallScope } from '../observe/call-scope.js';
 import { type Channel, notify } from '../observe/channel.js';
 import { type Logger, nullLogger } from '../observe/logger.js';
 import { nullTracer, type SpanHandle, type Tracer } from '../observe/tracer.js';
@@ -22,10 +16,13 @@ import { planFilesFromResponse } from '../plan/plan-response.js';
 import { addUsage, type LLMProvider, type LLMResponse, type LLMUsage } from '../provider.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { describeProviderError, errorTypeOf } from './error-names.js';
 import type { RunMemory, RunMemoryFactory } from './memory-port.js';
+import { callModel } from './model-call.js';
 import { phaseForStep, toolPolicyForPhase } from './run-policy.js';
 import type { Phase, RunMode, RunResult, StopReason, ToolPolicy } from './run-types.js';
 import { loopText } from './strings.js';
+import { refusedCallObservations, visibleToolNames } from './tool-visibility.js';
 
 /** A model that keeps answering with nothing is stopped after this many empty turns in a row. */
 export const MAX_EMPTY_TURNS = 3;
@@ -84,14 +81,6 @@ interface RunState {
   unpricedCall: boolean;
   model: string | null;
   rootSpan: SpanHandle;
-}
-
-/** What a context build yields; both the former `Message[]` and the richer object are accepted. */
-interface BuiltContextLike {
-  messages: Message[];
-  allowedTools?: readonly string[] | undefined;
-  selectedSkill?: { name: string } | undefined;
-  warnings?: readonly unknown[] | undefined;
 }
 
 /** How a run ends, beyond its reason, text and step count. */
@@ -234,7 +223,11 @@ export class MainLoop {
     const context = await this.#buildContext(options, memories);
     const messages = context.messages;
     if (opening) messages.push(opening);
-    const visible = this.#visibleTools(options, context.allowedTools);
+    const visible = visibleToolNames(
+      this.#tools.names(),
+      options.visibleTools,
+      context.allowedTools,
+    );
     let lastText = '';
     let emptyTurns = 0;
     // Repeated identical failures are counted across the whole run, not per turn.
@@ -320,7 +313,7 @@ export class MainLoop {
       emptyTurns = 0;
 
       if (policy === 'none') {
-        this.#refuseCalls(messages, calls, phase);
+        messages.push(...refusedCallObservations(calls, phase));
         stepSpan.end('error');
         return this.#finish(state, 'tool_policy_blocked', assistant.content, step, { memory });
       }
@@ -378,7 +371,7 @@ export class MainLoop {
   ): Promise<RunResult | undefined> {
     const { step, span, memory } = at;
     if (turn.calls.length > 0) {
-      this.#refuseCalls(messages, turn.calls, 'plan');
+      messages.push(...refusedCallObservations(turn.calls, 'plan'));
       span.end('error');
       return this.#finish(state, 'tool_policy_blocked', turn.assistant.content, step, {
         memory,
@@ -445,7 +438,7 @@ export class MainLoop {
     if ('stopped' in turn) return turn.stopped;
     const { assistant, calls } = turn;
     if (calls.length > 0) {
-      this.#refuseCalls(messages, calls, phase);
+      messages.push(...refusedCallObservations(calls, phase));
       span.end('error');
       return this.#finish(state, 'tool_policy_blocked', assistant.content, 1, { memory });
     }
@@ -464,7 +457,30 @@ export class MainLoop {
   async #modelTurn(state: RunState, messages: Message[], call: ModelCallRequest): Promise<Turn> {
     let response: LLMResponse;
     try {
-      response = await this.#callModel(state, messages, call);
+      response = await callModel(
+        {
+          provider: this.#provider,
+          compaction: this.#compaction,
+          maxTokens: this.#maxTokens,
+          logger: this.#logger,
+        },
+        {
+          history: messages,
+          tools: call.tools,
+          toolChoice: call.toolChoice,
+          span: call.span,
+          signal: state.signal,
+          scope: {
+            sessionKey: state.options.session.key,
+            runId: state.runId,
+            mode: state.mode,
+            phase: call.phase,
+            step: call.step,
+            caller: 'main_loop',
+          },
+          onTextDelta: (text) => notify(state.options.channel, this.#logger, 'onTextDelta', text),
+        },
+      );
     } catch (error) {
       call.span.end(state.signal.aborted ? 'cancelled' : 'error');
       if (state.signal.aborted) {
@@ -496,125 +512,21 @@ export class MainLoop {
     return { assistant: stored, calls };
   }
 
-  /** Even refused calls get a result, so the history stays valid for any provider. */
-  #refuseCalls(messages: Message[], calls: readonly ToolCall[], phase: Phase): void {
-    for (const call of calls) {
-      messages.push(
-        msg.tool(call, loopText.toolsNotAllowed(phase), {
-          is_error: true,
-          error_type: 'tool_policy_blocked',
-        }),
-      );
-    }
-  }
-
   #planStore(session: SessionRef): PlanStore {
     if (!this.#plans) throw new ConfigurationError(loopText.planStoreRequired('plan'));
     return this.#plans.forSession(session);
   }
 
-  /**
-   * The context builder is being made asynchronous and richer (skills, AGENTS.md); this accepts the
-   * old `Message[]` and the new `{ messages, allowedTools, warnings }` alike.
-   */
-  async #buildContext(options: RunOptions, memories: readonly string[]): Promise<BuiltContextLike> {
-    const built = (await Promise.resolve(
-      this.#context.build({
-        prompt: options.prompt,
-        memories,
-        workdir: options.session.workdir,
-      }),
-    )) as Message[] | BuiltContextLike;
-    if (Array.isArray(built)) return { messages: built };
-    for (const warning of built.warnings ?? []) {
-      this.#logger.warn(typeof warning === 'string' ? warning : JSON.stringify(warning));
-    }
+  /** Build the run's opening messages, logging what the builder skipped (bad skills, …). */
+  async #buildContext(options: RunOptions, memories: readonly string[]): Promise<BuiltContext> {
+    const built = await this.#context.build({
+      prompt: options.prompt,
+      memories,
+      workdir: options.session.workdir,
+    });
+    for (const warning of built.warnings) this.#logger.warn(warning);
     if (built.selectedSkill) this.#logger.info(`skill selected name=${built.selectedSkill.name}`);
     return built;
-  }
-
-  /**
-   * Registered tools, narrowed by the run's allowlist and by the selected skill's `allowed-tools`.
-   * The same list is sent as definitions and enforced at execution, so a hidden tool cannot run.
-   */
-  #visibleTools(options: RunOptions, allowedTools: readonly string[] | undefined): string[] {
-    let visible = this.#tools.names();
-    if (options.visibleTools) {
-      const allowed = new Set(options.visibleTools);
-      visible = visible.filter((name) => allowed.has(name));
-    }
-    if (allowedTools) {
-      // Skill frontmatter names are lower-cased; registered names are compared the same way.
-      const allowed = new Set(allowedTools.map((name) => name.toLowerCase()));
-      visible = visible.filter((name) => allowed.has(name.toLowerCase()));
-    }
-    return visible;
-  }
-
-  /**
-   * One model call on a compacted copy of the history. A context-length error gets exactly one
-   * retry after an aggressive compaction; the stored history is never changed.
-   */
-  async #callModel(
-    state: RunState,
-    history: readonly Message[],
-    call: ModelCallRequest,
-  ): Promise<LLMResponse> {
-    const attempt = (level: CompactionLevel) => {
-      const { messages, report } = compactForRequest(history, this.#compaction, level);
-      if (report.changed || report.overBudget) {
-        call.span.addEvent('context.compacted', {
-          level: report.level,
-          original_chars: report.originalChars,
-          compacted_chars: report.compactedChars,
-          max_chars: report.maxChars,
-          masked_tool_results: report.maskedToolResults,
-          truncated_tool_results: report.truncatedToolResults,
-          still_over_budget: report.overBudget,
-        });
-        const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} over_budget=${report.overBudget}`;
-        if (report.overBudget) this.#logger.warn(log);
-        else this.#logger.debug(log);
-      }
-      const scope = {
-        sessionKey: state.options.session.key,
-        runId: state.runId,
-        mode: state.mode,
-        phase: call.phase,
-        step: call.step,
-        caller: 'main_loop' as const,
-        parentSpan: call.span,
-      };
-      return withModelCallScope(scope, () =>
-        this.#provider.complete(
-          {
-            messages: [...messages],
-            tools: call.tools,
-            toolChoice: call.toolChoice,
-            signal: state.signal,
-            ...(this.#maxTokens === undefined ? {} : { maxTokens: this.#maxTokens }),
-          },
-          {
-            signal: state.signal,
-            onTextDelta: (text) => notify(state.options.channel, this.#logger, 'onTextDelta', text),
-          },
-        ),
-      );
-    };
-    try {
-      return await attempt('normal');
-    } catch (error) {
-      if (
-        !(error instanceof ProviderError) ||
-        error.kind !== 'context_length' ||
-        state.signal.aborted
-      )
-        throw error;
-      this.#logger.warn(
-        'the model rejected the request as too long; retrying once after aggressive compaction',
-      );
-      return attempt('aggressive');
-    }
   }
 
   async #finish(
@@ -678,16 +590,4 @@ export class MainLoop {
     notify(state.options.channel, this.#logger, 'onDone', result);
     return result;
   }
-}
-
-/** A short machine name for an error, for trace attributes (never its message). */
-function errorTypeOf(error: unknown): string {
-  if (error instanceof ProviderError) return error.kind;
-  if (error instanceof Error && /^[A-Za-z_][\w.]*$/.test(error.name)) return error.name;
-  return 'unknown';
-}
-
-function describeProviderError(error: unknown): string {
-  if (TinyClawError.isInstance(error)) return error.message;
-  return `${error instanceof Error ? error.name : 'Error'}: ${errorMessage(error)}`;
 }
