@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { ToolContext, ToolOutput } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { survivorsAfter, uniqueSleep } from './__fixtures__/live-processes.js';
 import { BASH_LIMITS, createBashTool } from './index.js';
 
 const isLinux = process.platform === 'linux';
@@ -28,39 +30,6 @@ async function timed(args: Record<string, unknown>): Promise<{ out: ToolOutput; 
   const started = Date.now();
   const out = await bash(args);
   return { out, ms: Date.now() - started };
-}
-
-/** Live (non-zombie) processes whose command line contains `marker`. */
-async function liveWithMarker(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(name));
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  return found;
-}
-
-/** Poll until no live process carries `marker`; returns what is left after `withinMs`. */
-async function survivorsAfter(marker: string, withinMs: number): Promise<number[]> {
-  const deadline = Date.now() + withinMs;
-  let left = await liveWithMarker(marker);
-  while (left.length > 0 && Date.now() < deadline) {
-    await sleep(100);
-    left = await liveWithMarker(marker);
-  }
-  return left;
-}
-
-/** A `sleep` duration nobody else uses, so its command line identifies our process. */
-function uniqueSleep(): string {
-  return `1000.${Math.floor(Math.random() * 1e9)}`;
 }
 
 function hasCommand(name: string): boolean {
@@ -302,9 +271,17 @@ describe('bash robustness (reliability E1–E11)', () => {
   });
 
   it('E5: endless output is capped at 1 MiB in memory and 30,000 chars to the model', async () => {
-    const before = process.memoryUsage().rss;
+    // Retained memory after a full GC: RSS alone also counts chunks that are garbage already.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const retained = () => {
+      gc();
+      const usage = process.memoryUsage();
+      return usage.heapUsed + usage.arrayBuffers;
+    };
+    const before = retained();
     const { out, ms } = await timed({ command: 'yes', timeout_seconds: 1 });
-    const growth = process.memoryUsage().rss - before;
+    const growth = retained() - before;
     expect(ms).toBeLessThan(6_000);
     expect(out.metadata).toMatchObject({ timed_out: true, exit_code: 124, stdout_truncated: true });
     expect(out.metadata?.stdout_bytes as number).toBeGreaterThan(1024 * 1024);

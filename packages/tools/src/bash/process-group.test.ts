@@ -1,44 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { survivorsAfter, uniqueSleep } from './__fixtures__/live-processes.js';
 import { runInProcessGroup } from './process-group.js';
 import { findLiveLeftovers, PROCESS_TAG_ENV } from './process-sweep.js';
 
 const isLinux = process.platform === 'linux';
-
-/** Live (non-zombie) processes whose command line contains `marker`. */
-async function liveWithMarker(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(name));
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  return found;
-}
-
-/** Poll until no live process carries `marker`; returns what is left after `withinMs`. */
-async function survivorsAfter(marker: string, withinMs: number): Promise<number[]> {
-  const deadline = Date.now() + withinMs;
-  let left = await liveWithMarker(marker);
-  while (left.length > 0 && Date.now() < deadline) {
-    await sleep(100);
-    left = await liveWithMarker(marker);
-  }
-  return left;
-}
-
-/** A `sleep` duration nobody else uses, so its command line identifies our process. */
-function uniqueSleep(): string {
-  return `1000.${Math.floor(Math.random() * 1e9)}`;
-}
 
 function run(command: string, extra: Partial<Parameters<typeof runInProcessGroup>[0]> = {}) {
   return runInProcessGroup({
