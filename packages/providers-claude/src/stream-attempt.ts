@@ -1,5 +1,8 @@
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { ClaudeTurn } from './response-mapping.js';
+import type {
+  Message as ClaudeMessage,
+  RawMessageStreamEvent,
+} from '@anthropic-ai/sdk/resources/messages';
+import { type ClaudeTurn, fromClaudeMessage } from './response-mapping.js';
 import { StreamAssembler } from './stream-assembler.js';
 import { text } from './strings.js';
 
@@ -85,6 +88,11 @@ export async function streamAttempt(options: StreamAttemptOptions): Promise<Stre
   let stalled = false;
   try {
     const response = await options.open(controller.signal);
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!contentType.includes('text/event-stream') && contentType.includes('json')) {
+      // Some compatible servers ignore `stream: true` and answer with one JSON message.
+      return await wholeMessage(response, options.onTextDelta);
+    }
     // Armed only once headers arrived: before that the SDK's own timeout and retries govern.
     timer = setTimeout(() => {
       stalled = true;
@@ -119,6 +127,35 @@ export async function streamAttempt(options: StreamAttemptOptions): Promise<Stre
     // Releases the socket when we stopped reading early; a no-op once the body was read to its end.
     controller.abort();
   }
+}
+
+/** A JSON message that arrived where a stream was asked for: mapped whole, its text sent once. */
+async function wholeMessage(
+  response: Response,
+  onTextDelta: ((delta: string) => void) | undefined,
+): Promise<StreamAttemptResult> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return { ok: false, failure: { reason: 'garbled', detail: text.streamGarbled } };
+  }
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    !Array.isArray((body as ClaudeMessage).content)
+  ) {
+    return { ok: false, failure: { reason: 'garbled', detail: text.streamGarbled } };
+  }
+  const turn = fromClaudeMessage(body as ClaudeMessage);
+  if (turn.text && onTextDelta) {
+    try {
+      onTextDelta(turn.text);
+    } catch (error) {
+      throw new TextSinkError(error);
+    }
+  }
+  return { ok: true, turn };
 }
 
 function consume(

@@ -178,10 +178,18 @@ export class OpenAIProvider implements LLMProvider {
       const attemptSignal = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
       let stream: AsyncIterable<unknown>;
       try {
-        stream = await call.client.chat.completions.create(
-          { ...call.params, stream: true, stream_options: { include_usage: true } },
-          { signal: attemptSignal },
-        );
+        const { data, response } = await call.client.chat.completions
+          .create(
+            { ...call.params, stream: true, stream_options: { include_usage: true } },
+            { signal: attemptSignal },
+          )
+          .withResponse();
+        const contentType = response.headers.get('content-type') ?? '';
+        if (!contentType.includes('text/event-stream') && contentType.includes('json')) {
+          // Some compatible servers ignore `stream: true` and answer with one JSON completion.
+          return await wholeCompletion(response, call);
+        }
+        stream = data;
       } catch (error) {
         if (watchdog.fired && !signal?.aborted) throw stalled();
         throw error;
@@ -271,6 +279,25 @@ function inStreamError(chunk: unknown): string | undefined {
     return typeof message === 'string' ? `${type}: ${message}` : type;
   }
   return undefined;
+}
+
+/** A JSON completion that arrived where a stream was asked for: mapped whole, its text sent once. */
+async function wholeCompletion(response: Response, call: Call): Promise<MappedTurn> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch (error) {
+    throw new ProviderError(text.invalidResponse(text.notJson), {
+      kind: 'invalid_response',
+      cause: error,
+    });
+  }
+  const turn = fromCompletion(body as WireCompletion);
+  if (typeof turn === 'string') {
+    throw new ProviderError(text.invalidResponse(turn), { kind: 'invalid_response' });
+  }
+  if (turn.text) call.onTextDelta?.(turn.text);
+  return turn;
 }
 
 function scrub(detail: string, call: Call): string {
