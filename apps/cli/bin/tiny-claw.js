@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-import { main } from '../dist/main.js';
-
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// The executable: load the built CLI, or say how to build it instead of printing a stack trace.
+let main;
+try {
+  ({ main } = await import('../dist/main.js'));
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  process.stderr.write(
+    `tiny-claw: the CLI is not built (${error.url ?? 'dist/main.js'} is missing). Run 'pnpm build' in the repository first.\n`,
+  );
+  process.exit(1);
+}
+process.exitCode = await main(process.argv.slice(2));
