@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,5 +161,51 @@ describe('tools through the CLI', () => {
     expect(await readFile(ws.path('code.py'), 'utf8')).toBe(
       'def f():\r\n    if x:\r\n        return 2\r\n',
     );
+  });
+
+  it('cancels on Ctrl-C: exit 130, the bash process group killed, the trace marked cancelled', async () => {
+    const marker = `37.${process.pid}${Date.now() % 100000}`;
+    const script = await writeScript(outside.dir, {
+      turns: [
+        { tool_calls: [{ name: 'bash', arguments: { command: `sleep ${marker}` } }] },
+        { text: 'never' },
+      ],
+    });
+    const child = spawn(process.execPath, [bin, 'run', 'go', '--json'], {
+      cwd: ws.dir,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        TINY_CLAW_STATE_DIR: join(outside.dir, '.state'),
+        TINY_CLAW_WORKDIR: ws.dir,
+        TINY_CLAW_PROVIDER: 'scripted',
+        TINY_CLAW_SCRIPT: script,
+        TINY_CLAW_ENABLED_TOOLS: 'bash',
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      // Interrupt once, when the command is running (a second Ctrl-C would quit at once).
+      if (!interrupted && stderr.includes('→ bash')) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, stderr).toBe(130);
+    const result = JSON.parse(stdout);
+    expect(result.stopReason).toBe('cancelled');
+    const trace = JSON.parse(await readFile(result.tracePath, 'utf8'));
+    expect(trace.root.status).toBe('cancelled');
+    const survivors = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(`sleep ${marker}`));
+    expect(survivors).toEqual([]);
   });
 });
