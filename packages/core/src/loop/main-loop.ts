@@ -488,7 +488,8 @@ export class MainLoop {
       }
       const text = loopText.providerFailed(describeProviderError(error));
       state.rootSpan.setAttributes({ error_type: errorTypeOf(error) });
-      this.#logger.error(text);
+      // The text is the result: whoever shows the result shows it once.
+      this.#logger.debug(text);
       return { stopped: await this.#finish(state, 'provider_error', text, call.step) };
     }
     state.usage = addUsage(state.usage, response.usage);
