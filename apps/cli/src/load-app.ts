@@ -1,13 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import {
-  type Application,
-  createApplication,
-  loadDotenv,
-  loadSettings,
-  type Settings,
-} from '@tiny-claw/runtime';
+import { resolve } from 'node:path';
+import { type Application, createApplication, type Settings } from '@tiny-claw/runtime';
+import { loadSettingsOnly } from './load-settings.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -19,11 +13,9 @@ import { UsageError } from './usage-error.js';
 export async function loadApplication(
   overrides: { workdir?: string | undefined } = {},
 ): Promise<Application> {
-  const cwd = process.cwd();
-  const dotenv = await loadDotenv(join(cwd, '.env'));
-  let settings: Settings = loadSettings({ env: process.env, cwd, homeDir: homedir(), dotenv });
+  let settings: Settings = await loadSettingsOnly();
   if (overrides.workdir !== undefined) {
-    const workdir = resolve(cwd, overrides.workdir);
+    const workdir = resolve(process.cwd(), overrides.workdir);
     const info = await stat(workdir).catch(() => undefined);
     if (!info?.isDirectory()) {
       throw new UsageError(
