@@ -94,9 +94,7 @@ export class Application {
 
   /** Run the agent once in a CLI session of this application's workdir. */
   async run(request: RunRequest): Promise<RunResult> {
-    await assertDirectory(this.settings.workdir);
-    const name = request.session === undefined ? undefined : validateSessionName(request.session);
-    const session = await this.#sessions.resolveCli(name);
+    const session = await this.#resolveSession(request.session);
     return this.#loop.run({
       prompt: request.prompt,
       session,
@@ -117,10 +115,14 @@ export class Application {
    * const snapshot = await store.read(); // undefined when the session has no plan
    */
   async plans(sessionName?: string): Promise<SessionPlans> {
-    await assertDirectory(this.settings.workdir);
-    const name = sessionName === undefined ? undefined : validateSessionName(sessionName);
-    const session = await this.#sessions.resolveCli(name);
+    const session = await this.#resolveSession(sessionName);
     return { session, store: this.#plans.forSession(session) };
+  }
+
+  /** The CLI session `name` (or the default one) of this workdir, which must exist. */
+  async #resolveSession(name: string | undefined): Promise<SessionRef> {
+    await assertDirectory(this.settings.workdir);
+    return this.#sessions.resolveCli(name === undefined ? undefined : validateSessionName(name));
   }
 
   /** Flush exporters (OpenTelemetry) before the process exits. */
