@@ -108,12 +108,14 @@ describe('executeBatch', () => {
     const controller = new AbortController();
     const writer = slowTool('slow_write', { delayMs: 20, parallelSafe: false });
     const registry = new ToolRegistry().register(writer);
-    const run = executeBatch(
+    // Cancel as the first call starts, however slow the machine is.
+    const outcome = await executeBatch(
       [call('1', 'slow_write'), call('2', 'slow_write'), call('3', 'slow_write')],
-      options(registry, { signal: controller.signal }),
+      options(registry, {
+        signal: controller.signal,
+        channel: { onToolCall: () => controller.abort() },
+      }),
     );
-    setTimeout(() => controller.abort(), 5);
-    const outcome = await run;
     expect(outcome.cancelled).toBe(true);
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1', '2', '3']);
     expect(outcome.observations.slice(1).every((m) => m.metadata?.error_type === 'cancelled')).toBe(

@@ -182,6 +182,8 @@ describe('MainLoop', () => {
       complete: (_req, opts) =>
         new Promise((_resolve, reject) => {
           opts?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+          // Cancel while this call is in flight, however slow the machine is.
+          setTimeout(() => controller.abort(), 5);
         }),
     };
     const loop = new MainLoop({
@@ -190,7 +192,6 @@ describe('MainLoop', () => {
       memory: new InMemoryMemory(),
     });
     const run = loop.run({ prompt: 'go', session: testSession(), signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
     expect(await run).toMatchObject({ stopReason: 'cancelled', steps: 1 });
   });
 
