@@ -4,23 +4,22 @@ import { type BuiltContext, ContextBuilder } from '../context/context-builder.js
 import { ConfigurationError, errorMessage } from '../errors.js';
 import { createFailureTracker } from '../executor/loop-breaker.js';
 import { executeBatch } from '../executor/tool-executor.js';
-import { type Message, msg, type ToolCall, type ToolDefinition } from '../messages.js';
+import { type Message, msg } from '../messages.js';
 import { type Channel, notify } from '../observe/channel.js';
 import { type Logger, nullLogger } from '../observe/logger.js';
 import { nullTracer, type SpanHandle, type Tracer } from '../observe/tracer.js';
 import { PlanActRun } from '../plan/plan-act-run.js';
 import type { PlanStore, PlanStoreFactory } from '../plan/plan-files.js';
-import { createPlanPrompt } from '../plan/plan-prompts.js';
-import { renderAllDone, renderPlan, renderPlanMemory } from '../plan/plan-render.js';
-import { planFilesFromResponse } from '../plan/plan-response.js';
 import { addUsage, type LLMProvider, type LLMResponse, type LLMUsage } from '../provider.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { describeProviderError, errorTypeOf } from './error-names.js';
-import type { RunMemory, RunMemoryFactory } from './memory-port.js';
+import type { RunMemoryFactory } from './memory-port.js';
 import { callModel } from './model-call.js';
+import { finishPlanning, type PlanStepHost, runPlanMode } from './plan-steps.js';
 import { phaseForStep, toolPolicyForPhase } from './run-policy.js';
-import type { Phase, RunMode, RunResult, StopReason, ToolPolicy } from './run-types.js';
+import type { RunMode, RunResult, StopReason } from './run-types.js';
+import type { FinishOptions, ModelCallRequest, Turn } from './step-types.js';
 import { loopText } from './strings.js';
 import { refusedCallObservations, visibleToolNames } from './tool-visibility.js';
 
@@ -29,15 +28,6 @@ export const MAX_EMPTY_TURNS = 3;
 
 /** How many memory lines a run reads back. */
 export const RECENT_MEMORY_LINES = 5;
-
-/** One model call of a step: what to offer and where to trace it. */
-interface ModelCallRequest {
-  step: number;
-  phase: Phase;
-  tools: ToolDefinition[];
-  toolChoice: ToolPolicy;
-  span: SpanHandle;
-}
 
 /** The parts a loop is assembled from. */
 export interface MainLoopOptions {
@@ -82,20 +72,6 @@ interface RunState {
   model: string | null;
   rootSpan: SpanHandle;
 }
-
-/** How a run ends, beyond its reason, text and step count. */
-interface FinishOptions {
-  /** The session memory to record the run in; absent = nothing is recorded. */
-  memory?: RunMemory | undefined;
-  /** Recorded as `last_response` instead of the result text. */
-  memoryResponse?: string | undefined;
-  approvalId?: string;
-  checkpointId?: string;
-  plan?: string | undefined;
-}
-
-/** A model turn that produced an answer, or the result the run ended with instead. */
-type Turn = { assistant: Message; calls: ToolCall[] } | { stopped: RunResult };
 
 /**
  * The ReAct loop: ask the model, run the tools it calls, feed the observations back, until it
@@ -203,7 +179,10 @@ export class MainLoop {
       this.#logger.warn(`memory could not be read, continuing without it: ${errorMessage(error)}`);
       return [];
     });
-    if (state.mode === 'plan') return this.#planOnly(state, memory, memories);
+    const host = this.#planStepHost(state, memories);
+    if (state.mode === 'plan') {
+      return runPlanMode(host, this.#planStore(options.session), memory);
+    }
 
     let plan: PlanActRun | undefined;
     let opening: Message | undefined;
@@ -272,7 +251,7 @@ export class MainLoop {
       lastText = assistant.content;
 
       if (phase === 'plan' && plan) {
-        const planned = await this.#finishPlanning(state, plan, turn, messages, {
+        const planned = await finishPlanning(host, plan, turn, messages, {
           step,
           span: stepSpan,
           memory,
@@ -358,96 +337,31 @@ export class MainLoop {
     });
   }
 
-  /**
-   * The plan-act planning step answered: refuse any tool call, else store the (revised) plan and
-   * queue the next TODO. Returns the result when the run ends here, undefined to go on.
-   */
-  async #finishPlanning(
-    state: RunState,
-    plan: PlanActRun,
-    turn: { assistant: Message; calls: ToolCall[] },
-    messages: Message[],
-    at: { step: number; span: SpanHandle; memory: RunMemory },
-  ): Promise<RunResult | undefined> {
-    const { step, span, memory } = at;
-    if (turn.calls.length > 0) {
-      messages.push(...refusedCallObservations(turn.calls, 'plan'));
-      span.end('error');
-      return this.#finish(state, 'tool_policy_blocked', turn.assistant.content, step, {
-        memory,
-        plan: plan.snapshot?.plan,
-      });
-    }
-    const snapshot = await plan.applyPlan(turn.assistant.content);
-    span.end('ok');
-    // Planning is a step like any other: with none left, the run ends with the plan written.
-    if (step === state.maxSteps) {
-      return this.#finish(state, 'max_steps_exhausted', renderPlan(snapshot), step, {
-        memory,
-        plan: snapshot.plan,
-      });
-    }
-    const next = plan.beginNext();
-    if (!next) {
-      return this.#finish(state, 'final', renderAllDone(snapshot), step, {
-        memory,
-        plan: snapshot.plan,
-      });
-    }
-    messages.push(next);
-    return undefined;
-  }
-
-  /**
-   * Mode `plan`: one step. An existing plan is shown without calling the model; otherwise the model
-   * writes one (no tools offered, a tool call ends the run) and the missing files are created.
-   */
-  async #planOnly(state: RunState, memory: RunMemory, memories: string[]): Promise<RunResult> {
-    const { options, maxSteps } = state;
-    const store = this.#planStore(options.session);
-    const phase = 'plan';
-    notify(options.channel, this.#logger, 'onStep', { step: 1, maxSteps, phase });
-    const span = this.#tracer.startSpan(
-      'agent.step',
-      'step.1',
-      { step: 1, phase, tool_policy: 'none' },
-      state.rootSpan,
-    );
-    const existing = await store.read();
-    if (existing) {
-      span.end('ok');
-      return this.#finish(state, 'final', renderPlan(existing), 1, {
-        memory,
-        memoryResponse: renderPlanMemory(existing),
-        plan: existing.plan,
-      });
-    }
-    if (state.signal.aborted) {
-      span.end('cancelled');
-      return this.#finish(state, 'cancelled', loopText.cancelled, 0);
-    }
-    const { messages } = await this.#buildContext(options, memories);
-    messages.push(msg.system(createPlanPrompt()));
-    const turn = await this.#modelTurn(state, messages, {
-      step: 1,
-      phase,
-      tools: [],
-      toolChoice: 'none',
-      span,
-    });
-    if ('stopped' in turn) return turn.stopped;
-    const { assistant, calls } = turn;
-    if (calls.length > 0) {
-      messages.push(...refusedCallObservations(calls, phase));
-      span.end('error');
-      return this.#finish(state, 'tool_policy_blocked', assistant.content, 1, { memory });
-    }
-    const snapshot = await store.createMissing(
-      planFilesFromResponse(assistant.content, options.prompt),
-    );
-    this.#logger.info(`plan created dir=${snapshot.dir} todos=${snapshot.items.length}`);
-    span.end('ok');
-    return this.#finish(state, 'final', renderPlan(snapshot), 1, { memory, plan: snapshot.plan });
+  /** The loop's services for the plan steps of one run. */
+  #planStepHost(state: RunState, memories: readonly string[]): PlanStepHost {
+    return {
+      maxSteps: state.maxSteps,
+      prompt: state.options.prompt,
+      signal: state.signal,
+      logger: this.#logger,
+      finish: (stopReason, text, steps, options) =>
+        this.#finish(state, stopReason, text, steps, options),
+      modelTurn: (messages, call) => this.#modelTurn(state, messages, call),
+      buildContext: () => this.#buildContext(state.options, memories),
+      startStep: (step, phase, policy) => {
+        notify(state.options.channel, this.#logger, 'onStep', {
+          step,
+          maxSteps: state.maxSteps,
+          phase,
+        });
+        return this.#tracer.startSpan(
+          'agent.step',
+          `step.${step}`,
+          { step, phase, mode: state.mode, tool_policy: policy },
+          state.rootSpan,
+        );
+      },
+    };
   }
 
   /**
