@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineTool, type Tool, type ToolMetadata, type ToolOutput } from '@tiny-claw/core';
 import { z } from 'zod';
 import { isInside, resolveInWorkdir } from '../path-guard.js';
+import { toolFailure as fail } from '../tool-failure.js';
 import { scrubEnvironment } from './env-scrub.js';
 import { runInProcessGroup } from './process-group.js';
 import { MODEL_OUTPUT_MAX_CHARS, renderBashOutput, reportedExitCode } from './render-output.js';
@@ -64,10 +65,6 @@ const bashSchema = z.strictObject({
  * const args: BashArgs = { command: 'npm test', cwd: '.', timeout_seconds: 120 };
  */
 export type BashArgs = z.output<typeof bashSchema>;
-
-function fail(content: string, errorType: string, extra: ToolMetadata = {}): ToolOutput {
-  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
-}
 
 /** Where the command runs, or the error output explaining why it cannot. */
 async function resolveCwd(

@@ -15,6 +15,7 @@ import { withFileLock } from '../file-state/file-lock.js';
 import { fingerprintOf } from '../file-state/fingerprint.js';
 import type { ReadLedger } from '../file-state/read-ledger.js';
 import { resolveInWorkdir } from '../path-guard.js';
+import { toolFailure as fail, formatSize } from '../tool-failure.js';
 import { applyEdit } from './apply-edit.js';
 import { describeNotFound } from './diagnostics.js';
 import { loadFileBytes } from './load-file.js';
@@ -68,16 +69,6 @@ const editSchema = z.strictObject({
  * const args: EditArgs = { path: 'src/a.ts', old_text: 'a', new_text: 'b', replace_all: false };
  */
 export type EditArgs = z.output<typeof editSchema>;
-
-function fail(content: string, errorType: string, extra: Record<string, unknown> = {}): ToolOutput {
-  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
-}
-
-function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}
 
 /** Strict UTF-8 without NUL bytes (a NUL means binary, whatever the decoder says). */
 function decodeUtf8(bytes: Buffer): string | undefined {

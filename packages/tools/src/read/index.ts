@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
 import { resolveInWorkdir } from '../path-guard.js';
+import { toolFailure as fail, formatSize } from '../tool-failure.js';
 
 /**
  * Limits of the `read` tool.
@@ -76,16 +77,6 @@ const DESCRIPTION = [
   `Lines over ${READ_LIMITS.maxLineChars} chars are cut. Binary files, directories and files over`,
   `${READ_LIMITS.maxFileBytes / 1024 / 1024} MB are refused.`,
 ].join(' ');
-
-function fail(content: string, errorType: string, extra: Record<string, unknown> = {}): ToolOutput {
-  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
-}
-
-function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}
 
 /** NUL, or more than 30 % bytes below 9 or in 14..31 within the sniff window. */
 function looksBinary(bytes: Uint8Array): boolean {

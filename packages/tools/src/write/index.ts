@@ -20,6 +20,7 @@ import {
   withFileLock,
 } from '../file-state/index.js';
 import { resolveInWorkdir } from '../path-guard.js';
+import { toolFailure as fail } from '../tool-failure.js';
 import { writeText } from './strings.js';
 
 /**
@@ -70,10 +71,6 @@ const writeSchema = z.strictObject({
 export type WriteArgs = z.output<typeof writeSchema>;
 
 const MAX_MB = WRITE_LIMITS.maxContentBytes / 1024 / 1024;
-
-function fail(content: string, errorType: string, extra: ToolMetadata = {}): ToolOutput {
-  return { content, isError: true, metadata: { is_error: true, error_type: errorType, ...extra } };
-}
 
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
