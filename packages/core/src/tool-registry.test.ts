@@ -7,7 +7,7 @@ const echoTool = defineTool({
   name: 'say',
   description: 'says the word',
   parallelSafe: true,
-  schema: z.object({ word: z.string() }),
+  parameters: z.object({ word: z.string() }),
   run: async ({ word }) => ({ content: `said ${word}`, isError: false }),
 });
 
@@ -20,7 +20,7 @@ function ctx(
     call: { id: 'c1', name, arguments: args },
     workdir: '/tmp',
     signal: new AbortController().signal,
-    visibleToolNames: ['say'],
+    visibleTools: ['say'],
     metadata: {},
     ...extra,
   } satisfies ToolExecutionContext;
@@ -51,7 +51,7 @@ describe('ToolRegistry', () => {
           name: 'say',
           description: '',
           parallelSafe: false,
-          schema: z.object({}),
+          parameters: z.object({}),
           run: async () => {
             ran = true;
             return { content: '', isError: false };
@@ -91,7 +91,7 @@ describe('ToolRegistry', () => {
 
   it('treats a registered tool hidden from the model as unknown', async () => {
     const registry = new ToolRegistry().register(echoTool);
-    const result = await registry.execute(ctx('say', { word: 'x' }, { visibleToolNames: [] }));
+    const result = await registry.execute(ctx('say', { word: 'x' }, { visibleTools: [] }));
     expect(result.output).toMatchObject({
       isError: true,
       metadata: { error_type: 'unknown_tool' },
@@ -125,7 +125,7 @@ describe('ToolRegistry', () => {
       name: 'alpha',
       description: 'first',
       parallelSafe: true,
-      schema: z.object({ n: z.number().int().default(1) }),
+      parameters: z.object({ n: z.number().int().default(1) }),
       run: async () => ({ content: '', isError: false }),
     });
     const registry = new ToolRegistry().register(echoTool).register(other);

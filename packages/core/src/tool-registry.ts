@@ -1,6 +1,7 @@
 import { TinyClawError } from './errors.js';
 import type { ToolDefinition } from './messages.js';
 import {
+  type FailureKind,
   type Tool,
   ToolArgumentsError,
   type ToolExecutionContext,
@@ -66,25 +67,22 @@ export class ToolRegistry {
   async #runTool(ctx: ToolExecutionContext): Promise<ToolExecutionResult> {
     const { call } = ctx;
     const tool = this.#tools.get(call.name);
-    if (!tool || !ctx.visibleToolNames.includes(call.name)) {
-      const visible = ctx.visibleToolNames.length > 0 ? ctx.visibleToolNames.join(', ') : 'none';
-      return failed(`unknown tool: ${JSON.stringify(call.name)}; available tools: ${visible}`, {
-        error_type: 'unknown_tool',
-      });
+    if (!tool || !ctx.visibleTools.includes(call.name)) {
+      const visible = ctx.visibleTools.length > 0 ? ctx.visibleTools.join(', ') : 'none';
+      return failed(
+        `unknown tool: ${JSON.stringify(call.name)}; available tools: ${visible}`,
+        'unknown_tool',
+      );
     }
     if (call.argumentsError !== undefined) {
-      return failed(`failed to parse tool arguments: ${call.argumentsError}`, {
-        error_type: 'invalid_arguments',
-      });
+      return failed(`failed to parse tool arguments: ${call.argumentsError}`, 'invalid_arguments');
     }
     let args: unknown;
     try {
       args = tool.parse(call.arguments);
     } catch (error) {
       if (error instanceof ToolArgumentsError) {
-        return failed(`failed to parse tool arguments: ${error.message}`, {
-          error_type: 'invalid_arguments',
-        });
+        return failed(`failed to parse tool arguments: ${error.message}`, 'invalid_arguments');
       }
       throw error;
     }
@@ -92,6 +90,7 @@ export class ToolRegistry {
       workdir: ctx.workdir,
       signal: ctx.signal,
       toolCallId: call.id,
+      visibleTools: ctx.visibleTools,
       ...(ctx.session ? { session: ctx.session } : {}),
       ...(ctx.runId ? { runId: ctx.runId } : {}),
     });
@@ -99,6 +98,9 @@ export class ToolRegistry {
   }
 }
 
-function failed(content: string, metadata: Record<string, unknown>): ToolExecutionResult {
-  return { status: 'completed', output: { content, isError: true, metadata } };
+function failed(content: string, kind: FailureKind): ToolExecutionResult {
+  return {
+    status: 'completed',
+    output: { content, isError: true, failure: { kind }, metadata: { error_type: kind } },
+  };
 }

@@ -1,16 +1,102 @@
 import { z } from 'zod';
+import { ConfigurationError } from './errors.js';
 import type { JsonObject, ToolCall, ToolDefinition } from './messages.js';
 import type { SessionRef } from './session/session-ref.js';
 import type { ToolMetadata } from './tool-metadata.js';
 
-/** What a tool returns. Tools report user/model errors as `isError: true`, never by throwing. */
+/**
+ * Why a tool call failed, as a category the executor can act on without reading the message.
+ * The executor's advice, the repeated-failure breaker, traces and logs all use these kinds.
+ *
+ * @example
+ * const kind: FailureKind = 'not_found';
+ */
+export const failureKinds = [
+  /** The model called a tool it cannot see on this step. */
+  'unknown_tool',
+  /** The arguments do not fit the tool's schema or cannot be used as given. */
+  'invalid_arguments',
+  /** The agent's policy refused the call. */
+  'denied',
+  /** A path leaves the working directory. */
+  'outside_workdir',
+  /** A path the tools may never write (version-control internals, the agent's own state). */
+  'protected_path',
+  /** The file, directory or other target does not exist. */
+  'not_found',
+  /** The target must be read (again) before it may be changed. */
+  'stale_read',
+  /** The text to change was not found in the target. */
+  'no_match',
+  /** The text to change matches more than one place. */
+  'ambiguous_match',
+  /** The target is of a kind this tool does not handle (binary, too large, not a regular file). */
+  'unsupported_target',
+  /** The call ran out of time. */
+  'timeout',
+  /** A command ran and reported failure (non-zero exit). */
+  'command_failed',
+  /** The run was cancelled while the call was pending or running. */
+  'cancelled',
+  /** Anything else. */
+  'execution_error',
+] as const;
+
+/**
+ * One of {@link failureKinds}.
+ *
+ * @example
+ * if (output.failure?.kind === 'timeout') console.log('slow');
+ */
+export type FailureKind = (typeof failureKinds)[number];
+
+/**
+ * What a tool says about its own failure: the category and, in its own words, what the model
+ * should do next. Advice should only name tools in {@link ToolContext.visibleTools}.
+ *
+ * @example
+ * const failure: ToolFailure = { kind: 'not_found', advice: 'List the directory first.' };
+ */
+export interface ToolFailure {
+  kind: FailureKind;
+  /** The next step for the model; the executor falls back to generic advice for the kind. */
+  advice?: string;
+  /** The tool the advice points to, when there is an obvious one. */
+  suggestedTool?: string;
+}
+
+/**
+ * What a tool returns. Tools report user and model errors as `isError: true` (with a
+ * {@link ToolFailure}), never by throwing.
+ *
+ * @example
+ * const output: ToolOutput = { content: 'no such file: a.txt', isError: true, failure: { kind: 'not_found' } };
+ */
 export interface ToolOutput {
   content: string;
   isError: boolean;
+  failure?: ToolFailure;
   metadata?: ToolMetadata;
 }
 
-/** What a tool gets besides its arguments. */
+/**
+ * What a tool defined with {@link defineTool} may return: plain text (a success), or an output
+ * whose `isError` defaults to whether a `failure` is given.
+ *
+ * @example
+ * const ok: ToolResult = 'done';
+ * const bad: ToolResult = { content: 'no such city', failure: { kind: 'not_found' } };
+ */
+export type ToolResult =
+  | string
+  | { content: string; isError?: boolean; failure?: ToolFailure; metadata?: ToolMetadata };
+
+/**
+ * What a tool gets besides its arguments.
+ *
+ * @example
+ * const ctx: ToolContext = { workdir: '/repo', signal, toolCallId: 'call_1', visibleTools: ['lookup'] };
+ */
 export interface ToolContext {
   workdir: string;
   session?: SessionRef;
@@ -18,14 +104,16 @@ export interface ToolContext {
   runId?: string;
   signal: AbortSignal;
   toolCallId: string;
+  /** The tools the model can call on this step; advice should name only these. */
+  visibleTools: readonly string[];
 }
 
 /**
  * A capability the model can call. Build one with {@link defineTool}.
  *
  * @example
- * const tool = defineTool({ name: 'now', description: 'Current time', schema: z.object({}),
- *   parallelSafe: true, run: async () => ({ content: new Date().toISOString(), isError: false }) });
+ * const now = defineTool({ name: 'now', description: 'Current time', parameters: z.object({}),
+ *   run: () => new Date().toISOString() });
  */
 export interface Tool<A = unknown> {
   readonly name: string;
@@ -39,7 +127,12 @@ export interface Tool<A = unknown> {
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
 }
 
-/** Raised by `Tool.parse` when the model's arguments do not fit the schema. */
+/**
+ * Raised by `Tool.parse` when the model's arguments do not fit the schema.
+ *
+ * @example
+ * throw new ToolArgumentsError('path: expected string');
+ */
 export class ToolArgumentsError extends Error {
   constructor(message: string) {
     super(message);
@@ -47,7 +140,12 @@ export class ToolArgumentsError extends Error {
   }
 }
 
-/** Render zod issues as one line per problem, naming the argument path. */
+/**
+ * Render zod issues as one line per problem, naming the argument path.
+ *
+ * @example
+ * describeZodError(z.object({ a: z.number() }).safeParse({}).error!); // 'a: Invalid input: …'
+ */
 export function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
@@ -57,37 +155,108 @@ export function describeZodError(error: z.ZodError): string {
     .join('; ');
 }
 
+/** Names every provider accepts for a function tool. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 /**
- * Define a tool from a zod object schema: the JSON schema and the argument parser come from it.
+ * How to define a tool: its name and description as the model sees them, a zod object schema for
+ * its input, and the function that runs it.
  *
  * @example
- * const hello = defineTool({ name: 'hello', description: 'Greets', parallelSafe: true,
- *   schema: z.object({ who: z.string() }), run: async ({ who }) => ({ content: `hi ${who}`, isError: false }) });
+ * const spec: ToolSpec<z.ZodObject<{ a: z.ZodNumber }>> = {
+ *   name: 'double', description: 'Double a number', parameters: z.object({ a: z.number() }),
+ *   run: ({ a }) => String(a * 2),
+ * };
  */
-export function defineTool<S extends z.ZodType<unknown, JsonObject>>(spec: {
+export interface ToolSpec<S extends z.ZodType<unknown, JsonObject>> {
+  /** 1–64 letters, digits, `_` or `-`. */
   name: string;
   description: string;
-  schema: S;
-  parallelSafe: boolean;
-  run(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
-}): Tool<z.output<S>> {
-  const parameters = z.toJSONSchema(spec.schema, { io: 'input' }) as JsonObject;
+  /** A zod object schema; the model sees it as JSON schema and the input is checked against it. */
+  parameters: S;
+  /** Safe to run concurrently with other parallel-safe calls (default false). */
+  parallelSafe?: boolean;
+  run(input: z.output<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
+}
+
+/**
+ * Define a tool from a zod object schema. The JSON schema the model sees comes from it, and every
+ * call's input is validated against it before `run` is called (a mismatch is answered to the model
+ * as an invalid-arguments error; `run` never sees bad input).
+ *
+ * @throws ConfigurationError when the name is not 1–64 of `[A-Za-z0-9_-]` or the schema does not
+ * describe an object.
+ *
+ * @example
+ * const add = defineTool({
+ *   name: 'add',
+ *   description: 'Add two numbers',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   run: ({ a, b }) => String(a + b),
+ * });
+ */
+export function defineTool<S extends z.ZodType<unknown, JsonObject>>(
+  spec: ToolSpec<S>,
+): Tool<z.output<S>> {
+  if (!TOOL_NAME.test(spec.name)) {
+    throw new ConfigurationError(
+      `tool name ${JSON.stringify(spec.name)} is invalid: use 1-64 letters, digits, "_" or "-"`,
+    );
+  }
+  let parameters: JsonObject;
+  try {
+    parameters = z.toJSONSchema(spec.parameters, { io: 'input' }) as JsonObject;
+  } catch (error) {
+    throw new ConfigurationError(
+      `tool ${spec.name}: parameters cannot be described as JSON schema (${(error as Error).message}); use a z.object() of JSON-compatible fields`,
+      { cause: error },
+    );
+  }
+  if (parameters.type !== 'object') {
+    throw new ConfigurationError(
+      `tool ${spec.name}: parameters must be a z.object(…) schema, not ${JSON.stringify(parameters.type ?? 'a union')}`,
+    );
+  }
   delete parameters.$schema;
   return {
     name: spec.name,
     description: spec.description,
     parameters,
-    parallelSafe: spec.parallelSafe,
+    parallelSafe: spec.parallelSafe ?? false,
     parse(args) {
-      const parsed = spec.schema.safeParse(args);
+      const parsed = spec.parameters.safeParse(args);
       if (!parsed.success) throw new ToolArgumentsError(describeZodError(parsed.error));
       return parsed.data;
     },
-    run: spec.run,
+    async run(input, ctx) {
+      return toToolOutput(await spec.run(input, ctx));
+    },
   };
 }
 
-/** Everything a middleware may look at for one call. */
+/**
+ * Normalise what a tool function returned into a {@link ToolOutput}.
+ *
+ * @example
+ * toToolOutput('5'); // { content: '5', isError: false }
+ */
+export function toToolOutput(result: ToolResult): ToolOutput {
+  if (typeof result === 'string') return { content: result, isError: false };
+  const output: ToolOutput = {
+    content: String(result.content ?? ''),
+    isError: result.isError ?? result.failure !== undefined,
+  };
+  if (result.failure) output.failure = result.failure;
+  if (result.metadata) output.metadata = result.metadata;
+  return output;
+}
+
+/**
+ * Everything a middleware may look at for one call.
+ *
+ * @example
+ * const middleware: ToolMiddleware = async (ctx, next) => (ctx.call.name === 'danger' ? deny() : next(ctx));
+ */
 export interface ToolExecutionContext {
   call: ToolCall;
   workdir: string;
@@ -95,24 +264,39 @@ export interface ToolExecutionContext {
   runId?: string;
   signal: AbortSignal;
   /** Names the model was shown on this step; calls outside it are unknown tools. */
-  visibleToolNames: readonly string[];
+  visibleTools: readonly string[];
   /** Position of the call in the assistant turn, and anything the loop hands to middlewares. */
   metadata: ToolMetadata;
 }
 
-/** Outcome of a call after the middleware chain. */
+/**
+ * Outcome of a call after the middleware chain.
+ *
+ * @example
+ * if (result.status === 'suspended') console.log(result.approvalId);
+ */
 export type ToolExecutionResult =
   | { status: 'completed'; output: ToolOutput }
   | { status: 'denied'; output: ToolOutput; reason: string }
   | { status: 'suspended'; output: ToolOutput; approvalId: string; checkpointId: string };
 
-/** Runs around every call; the first registered middleware is the outermost. */
+/**
+ * Runs around every call; the first middleware given is the outermost.
+ *
+ * @example
+ * const log: ToolMiddleware = async (ctx, next) => { console.log(ctx.call.name); return next(ctx); };
+ */
 export type ToolMiddleware = (
   ctx: ToolExecutionContext,
   next: (ctx: ToolExecutionContext) => Promise<ToolExecutionResult>,
 ) => Promise<ToolExecutionResult>;
 
-/** Project a tool to what the model sees. */
+/**
+ * Project a tool to what the model sees.
+ *
+ * @example
+ * toolDefinition(add); // { name: 'add', description: 'Add two numbers', parameters: { type: 'object', … } }
+ */
 export function toolDefinition(tool: Tool): ToolDefinition {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }

@@ -8,7 +8,7 @@ const tool = (name: string) =>
     name,
     description: name,
     parallelSafe: true,
-    schema: z.object({}),
+    parameters: z.object({}),
     run: async () => ({ content: `${name} ran`, isError: false }),
   });
 
@@ -17,7 +17,7 @@ function execute(registry: ToolRegistry, name: string) {
     call: { id: '1', name, arguments: {} },
     workdir: '/tmp',
     signal: new AbortController().signal,
-    visibleToolNames: registry.names(),
+    visibleTools: registry.names(),
     metadata: {},
   });
 }

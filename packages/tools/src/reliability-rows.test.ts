@@ -89,6 +89,8 @@ import {
   resolveInWorkdir,
 } from './index.js';
 
+const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
+
 let base: string;
 let root: string;
 let outside: string;
@@ -103,6 +105,7 @@ function ctx(): ToolContext {
     workdir: root,
     signal: new AbortController().signal,
     toolCallId: 'call-1',
+    visibleTools: ALL_TOOLS,
     runId: 'run-1',
   };
 }

@@ -10,13 +10,13 @@ function failed(
   args: Record<string, unknown>,
   content: string,
   metadata?: ToolMetadata,
-  visibleToolNames: readonly string[] = ALL,
+  visibleTools: readonly string[] = ALL,
 ) {
   const call: ToolCall = { id: 'c1', name, arguments: args };
   return {
     call,
     output: { content, isError: true, ...(metadata ? { metadata } : {}) },
-    visibleToolNames,
+    visibleTools,
   };
 }
 

@@ -30,7 +30,7 @@ export type FailureCategory =
  * What the model should do about one failed call.
  *
  * @example
- * const g: FailureGuidance = classifyFailure({ call, output, visibleToolNames: ['read'] });
+ * const g: FailureGuidance = classifyFailure({ call, output, visibleTools: ['read'] });
  * g.category; // 'read_path_not_found'
  */
 export interface FailureGuidance {
@@ -47,12 +47,12 @@ export interface FailureGuidance {
  * A failed call as the executor saw it.
  *
  * @example
- * const input: FailedCall = { call, output: { content: 'boom', isError: true }, visibleToolNames: [] };
+ * const input: FailedCall = { call, output: { content: 'boom', isError: true }, visibleTools: [] };
  */
 export interface FailedCall {
   call: ToolCall;
   output: ToolOutput;
-  visibleToolNames: readonly string[];
+  visibleTools: readonly string[];
 }
 
 // Matched on ` <lowercased command> ` so a marker only hits whole words (`vite` but not `vitest`).
@@ -180,12 +180,12 @@ function wasTruncated(metadata: ToolMetadata, raw: string): boolean {
  * classifyFailure({
  *   call: { id: '1', name: 'read', arguments: { path: 'src/missing.ts' } },
  *   output: { content: 'read path does not exist: src/missing.ts', isError: true },
- *   visibleToolNames: ['bash', 'read'],
+ *   visibleTools: ['bash', 'read'],
  * }).nextAction; // 'Check what exists first: call bash with `ls src`, …'
  */
 export function classifyFailure(failed: FailedCall): FailureGuidance {
-  const { call, output, visibleToolNames } = failed;
-  const visible = (name: string) => visibleToolNames.includes(name);
+  const { call, output, visibleTools } = failed;
+  const visible = (name: string) => visibleTools.includes(name);
   const metadata = output.metadata ?? {};
   const category = !visible(call.name)
     ? 'unknown_tool'
@@ -196,9 +196,9 @@ export function classifyFailure(failed: FailedCall): FailureGuidance {
       return {
         category,
         summary: guidanceText.unknownTool.summary(call.name),
-        nextAction: guidanceText.unknownTool.next(visibleToolNames),
+        nextAction: guidanceText.unknownTool.next(visibleTools),
         avoid: guidanceText.unknownTool.avoid,
-        retryable: visibleToolNames.length > 0,
+        retryable: visibleTools.length > 0,
       };
     case 'path_outside_root':
       return {
@@ -330,7 +330,7 @@ export function renderFailure(
  * `error_type` moves to `tool_error_type` when the category differs, so nothing is lost.
  *
  * @example
- * const { output, guidance } = translateFailure({ call, output: raw, visibleToolNames }, 1);
+ * const { output, guidance } = translateFailure({ call, output: raw, visibleTools }, 1);
  * output.metadata?.error_type; // 'read_path_not_found'
  */
 export function translateFailure(

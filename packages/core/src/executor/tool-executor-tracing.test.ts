@@ -82,7 +82,7 @@ function options(registry: ToolRegistry, tracer: Tracer): ExecuteBatchOptions {
     workdir: '/tmp',
     session: testSession('/tmp'),
     signal: new AbortController().signal,
-    visibleToolNames: registry.names(),
+    visibleTools: registry.names(),
     maxParallel: 4,
     logger: nullLogger,
     tracer,
@@ -101,7 +101,7 @@ function answering(
     name,
     description: name,
     parallelSafe,
-    schema: z.object({ path: z.string().optional() }),
+    parameters: z.object({ path: z.string().optional() }),
     run: async () => {
       if (tracer) seen?.(tracer);
       return output;

@@ -17,7 +17,7 @@ function options(
     registry,
     workdir: '/tmp',
     signal: new AbortController().signal,
-    visibleToolNames: registry.names(),
+    visibleTools: registry.names(),
     maxParallel: 4,
     logger: nullLogger,
     tracer: nullTracer,
@@ -81,7 +81,7 @@ describe('executeBatch', () => {
       name: 'boom',
       description: '',
       parallelSafe: true,
-      schema: z.object({ label: z.string() }),
+      parameters: z.object({ label: z.string() }),
       run: async () => {
         throw new Error('kaput');
       },
@@ -152,7 +152,7 @@ function scriptedTool(name: string, outputs: ToolOutput[], parallelSafe = false)
     name,
     description: `scripted ${name}`,
     parallelSafe,
-    schema: z.object({ path: z.string().optional(), label: z.string().optional() }),
+    parameters: z.object({ path: z.string().optional(), label: z.string().optional() }),
     run: async () => {
       const output = outputs[Math.min(runs, outputs.length - 1)] as ToolOutput;
       runs += 1;

@@ -25,7 +25,7 @@ export interface ExecuteBatchOptions {
   session?: SessionRef;
   runId?: string;
   signal: AbortSignal;
-  visibleToolNames: readonly string[];
+  visibleTools: readonly string[];
   /** Cap on concurrently running parallel-safe calls (≥ 1). */
   maxParallel: number;
   channel?: Channel;
@@ -169,7 +169,7 @@ async function runOne(
         call,
         workdir: options.workdir,
         signal: options.signal,
-        visibleToolNames: options.visibleToolNames,
+        visibleTools: options.visibleTools,
         metadata: { ...options.metadata, tool_call_index: index },
         ...(options.session ? { session: options.session } : {}),
         ...(options.runId ? { runId: options.runId } : {}),
@@ -226,7 +226,7 @@ function adviseOnFailure(
   if (output.metadata?.error_type === 'cancelled' || options.signal.aborted) return output;
   const attempt = tracker.recordFailure(key);
   const translated = translateFailure(
-    { call, output, visibleToolNames: options.visibleToolNames },
+    { call, output, visibleTools: options.visibleTools },
     attempt,
   );
   // A model mistake is routine, not an operator problem: keep it out of the default log level.

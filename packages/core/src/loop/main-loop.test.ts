@@ -21,7 +21,7 @@ const noteTool = defineTool({
   name: 'note',
   description: 'returns the note',
   parallelSafe: true,
-  schema: z.object({ text: z.string() }),
+  parameters: z.object({ text: z.string() }),
   run: async ({ text }) => ({ content: `noted: ${text}`, isError: false }),
 });
 
@@ -362,7 +362,7 @@ describe('MainLoop', () => {
       name: 'dump',
       description: 'dumps',
       parallelSafe: true,
-      schema: z.object({}),
+      parameters: z.object({}),
       run: async () => ({ content: huge, isError: false }),
     });
     const provider = new ScriptedProvider({
@@ -421,7 +421,7 @@ describe('MainLoop', () => {
       name: 'flaky',
       description: 'always fails',
       parallelSafe: false,
-      schema: z.object({ n: z.number() }),
+      parameters: z.object({ n: z.number() }),
       run: async () => {
         runs += 1;
         return { content: 'it broke', isError: true };
@@ -470,7 +470,7 @@ const failTool = defineTool({
   name: 'fail',
   description: 'always fails',
   parallelSafe: false,
-  schema: z.object({}),
+  parameters: z.object({}),
   run: async () => ({ content: 'exit code 1\nstack…', isError: true }),
 });
 

@@ -21,7 +21,7 @@ import { phaseForStep, toolPolicyForPhase } from './run-policy.js';
 import type { RunMode, RunResult, StopReason } from './run-types.js';
 import type { FinishOptions, ModelCallRequest, Turn } from './step-types.js';
 import { loopText } from './strings.js';
-import { refusedCallObservations, visibleToolNames } from './tool-visibility.js';
+import { refusedCallObservations, visibleTools } from './tool-visibility.js';
 
 /** A model that keeps answering with nothing is stopped after this many empty turns in a row. */
 export const MAX_EMPTY_TURNS = 3;
@@ -202,11 +202,7 @@ export class MainLoop {
     const context = await this.#buildContext(options, memories);
     const messages = context.messages;
     if (opening) messages.push(opening);
-    const visible = visibleToolNames(
-      this.#tools.names(),
-      options.visibleTools,
-      context.allowedTools,
-    );
+    const visible = visibleTools(this.#tools.names(), options.visibleTools, context.allowedTools);
     let lastText = '';
     let emptyTurns = 0;
     // Repeated identical failures are counted across the whole run, not per turn.
@@ -305,7 +301,7 @@ export class MainLoop {
           runId: state.runId,
           failureTracker,
           signal: state.signal,
-          visibleToolNames: visible,
+          visibleTools: visible,
           maxParallel: this.#maxParallel,
           logger: this.#logger,
           tracer: this.#tracer,

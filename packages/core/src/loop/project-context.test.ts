@@ -19,14 +19,14 @@ const readTool = defineTool({
   name: 'read',
   description: 'read',
   parallelSafe: true,
-  schema: z.object({ path: z.string() }),
+  parameters: z.object({ path: z.string() }),
   run: async ({ path }) => ({ content: `contents of ${path}`, isError: false }),
 });
 const writeTool = defineTool({
   name: 'write',
   description: 'write',
   parallelSafe: false,
-  schema: z.object({ path: z.string(), content: z.string() }),
+  parameters: z.object({ path: z.string(), content: z.string() }),
   run: async ({ path }) => {
     wrote.push(path);
     return { content: 'written', isError: false };

@@ -7,9 +7,9 @@ import { loopText } from './strings.js';
  * The same list is sent as definitions and enforced at execution, so a hidden tool cannot run.
  *
  * @example
- * visibleToolNames(['bash', 'read', 'write'], ['read', 'write'], ['read']); // ['read']
+ * visibleTools(['bash', 'read', 'write'], ['read', 'write'], ['read']); // ['read']
  */
-export function visibleToolNames(
+export function visibleTools(
   registered: readonly string[],
   runAllowed: readonly string[] | undefined,
   skillAllowed: readonly string[] | undefined,

@@ -58,7 +58,7 @@ export function slowTool(
     name,
     description: `test tool ${name}`,
     parallelSafe: options.parallelSafe,
-    schema: z.object({ label: z.string().optional() }),
+    parameters: z.object({ label: z.string().optional() }),
     run: async ({ label }) => {
       const start = performance.now();
       await new Promise((resolve) => setTimeout(resolve, options.delayMs));

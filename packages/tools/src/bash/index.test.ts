@@ -9,13 +9,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { survivorsAfter, uniqueSleep } from './__fixtures__/live-processes.js';
 import { BASH_LIMITS, createBashTool } from './index.js';
 
+const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
+
 const isLinux = process.platform === 'linux';
 let base: string;
 let root: string;
 const tool = createBashTool();
 
 function ctx(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { workdir: root, signal, toolCallId: 'call-1', runId: 'run-1' };
+  return { workdir: root, signal, toolCallId: 'call-1', runId: 'run-1', visibleTools: ALL_TOOLS };
 }
 
 async function bash(

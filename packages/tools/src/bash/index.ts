@@ -211,7 +211,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
       BASH_LIMITS.maxTimeoutSeconds,
       BASH_LIMITS.maxOutputChars,
     ),
-    schema: bashSchema,
+    parameters: bashSchema,
     parallelSafe: false,
     run: (args, ctx) => runBash(args, ctx.workdir, ctx.signal, options),
   });

@@ -21,6 +21,8 @@ import { fingerprintOf } from '../file-state/fingerprint.js';
 import { ReadLedger } from '../file-state/read-ledger.js';
 import { createEditTool, type EditToolOptions } from './index.js';
 
+const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
+
 let base: string;
 let root: string;
 let outside: string;
@@ -43,6 +45,7 @@ function ctx(runId?: string): ToolContext {
     workdir: root,
     signal: new AbortController().signal,
     toolCallId: 'call-1',
+    visibleTools: ALL_TOOLS,
   };
   if (runId !== undefined) context.runId = runId;
   return context;

@@ -303,7 +303,7 @@ export function createEditTool(options: EditToolOptions = {}): Tool<EditArgs> {
   return defineTool({
     name: 'edit',
     description: editText.description,
-    schema: editSchema,
+    parameters: editSchema,
     parallelSafe: false,
     run: (args, ctx) => runEdit(args, ctx, options),
   });

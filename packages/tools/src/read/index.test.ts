@@ -6,13 +6,20 @@ import type { ToolContext, ToolOutput } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReadTool, READ_LIMITS } from './index.js';
 
+const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
+
 let base: string;
 let root: string;
 let outside: string;
 const tool = createReadTool();
 
 function ctx(): ToolContext {
-  return { workdir: root, signal: new AbortController().signal, toolCallId: 'call-1' };
+  return {
+    workdir: root,
+    signal: new AbortController().signal,
+    toolCallId: 'call-1',
+    visibleTools: ALL_TOOLS,
+  };
 }
 
 async function read(args: Record<string, unknown>): Promise<ToolOutput> {

@@ -397,7 +397,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
   return defineTool({
     name: 'read',
     description: DESCRIPTION,
-    schema: readSchema,
+    parameters: readSchema,
     parallelSafe: true,
     run: (args, ctx) => runRead(args, ctx.workdir, ctx.signal, ctx.runId, options),
   });

@@ -5,6 +5,8 @@ import type { ToolContext } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createWriteTool } from './index.js';
 
+const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
+
 // F32 (kill -9 mid-write) cannot be staged in a unit test; what it relies on can: a write that
 // fails before the rename leaves the old content and no temp file. The failure is injected into
 // rename(2), the last step of core's writeFileAtomic, so the temp file has been fully written.
@@ -38,7 +40,13 @@ afterEach(async () => {
 });
 
 function ctx(): ToolContext {
-  return { workdir: root, signal: new AbortController().signal, toolCallId: 'c', runId: 'r' };
+  return {
+    workdir: root,
+    signal: new AbortController().signal,
+    toolCallId: 'c',
+    runId: 'r',
+    visibleTools: ALL_TOOLS,
+  };
 }
 
 describe('write: failure mid-write (F32)', () => {

@@ -20,6 +20,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintOf, ReadLedger } from '../file-state/index.js';
 import { createWriteTool, WRITE_LIMITS } from './index.js';
 
+const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
+
 let base: string;
 let root: string;
 let outside: string;
@@ -31,6 +33,7 @@ function ctx(runId: string | null = 'run-1', signal?: AbortSignal): ToolContext 
     workdir: root,
     signal: signal ?? new AbortController().signal,
     toolCallId: 'call-1',
+    visibleTools: ALL_TOOLS,
   };
   if (runId !== null) context.runId = runId;
   return context;

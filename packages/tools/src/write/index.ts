@@ -342,7 +342,7 @@ export function createWriteTool(options: WriteToolOptions = {}): Tool<WriteArgs>
   return defineTool({
     name: 'write',
     description: writeText.description(MAX_MB),
-    schema: writeSchema,
+    parameters: writeSchema,
     parallelSafe: false,
     run: (args, ctx) => runWrite(args, ctx, options),
   });

@@ -36,7 +36,7 @@ export async function scriptedRun(
     name: 'read',
     description: 'read a file',
     parallelSafe: true,
-    schema: z.object({ path: z.string() }),
+    parameters: z.object({ path: z.string() }),
     run: async ({ path }) => {
       // The first call sleeps longest, so completion order is the reverse of the model's order.
       await new Promise((resolve) => setTimeout(resolve, path === ALPHA_PATH ? 40 : 5));
@@ -47,7 +47,7 @@ export async function scriptedRun(
     name: 'write',
     description: 'write a file',
     parallelSafe: false,
-    schema: z.object({ path: z.string(), content: z.string() }),
+    parameters: z.object({ path: z.string(), content: z.string() }),
     run: async ({ path }) => ({ content: `wrote ${path}`, isError: false }),
   });
   const scripted = new ScriptedProvider({
