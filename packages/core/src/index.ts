@@ -1,64 +1,23 @@
 /**
- * @tiny-claw/core — protocol types, the ReAct loop, run policy, the tool registry and executor,
- * sessions, memory and the observation interfaces every other package implements.
+ * @tiny-claw/core — an agent in a few lines: `createAgent` runs a ReAct loop over any
+ * `LLMProvider` and the tools you give it (`defineTool`), under one tool policy, with one typed
+ * event stream (`agent.stream`) and a store that keeps nothing on disk unless you pass a file store.
+ * Also the protocol types and interfaces the other tiny-claw packages implement.
+ *
+ * @example
+ * import { createAgent, defineTool } from '@tiny-claw/core';
+ * import { z } from 'zod';
+ * const add = defineTool({ name: 'add', description: 'Add two numbers',
+ *   parameters: z.object({ a: z.number(), b: z.number() }), run: ({ a, b }) => String(a + b) });
+ * const agent = createAgent({ provider, tools: [add] });
+ * console.log((await agent.run('what is 2 + 3?')).text);
  *
  * @module
  */
 
-export {
-  AGENTS_MD_FILE,
-  AGENTS_MD_MAX_CHARS,
-  loadProjectInstructions,
-  type ProjectInstructions,
-  renderProjectInstructions,
-} from './context/agents-md.js';
-export {
-  type CompactionLevel,
-  type CompactionOptions,
-  type CompactionReport,
-  compactForRequest,
-  DEFAULT_COMPACTION,
-} from './context/compactor.js';
-export {
-  type BuildContextInput,
-  type BuiltContext,
-  ContextBuilder,
-  MEMORY_MAX_CHARS,
-  renderMemory,
-  type SelectedSkill,
-} from './context/context-builder.js';
-export {
-  type FrontmatterValue,
-  frontmatterBool,
-  frontmatterList,
-  frontmatterString,
-  type ParsedFrontmatter,
-  parseFrontmatter,
-} from './context/skills/frontmatter.js';
-export {
-  isSkillName,
-  SKILL_FILE,
-  SKILL_MAX_CHARS,
-  SKILLS_DIR,
-  type Skill,
-  type SkillIssue,
-  skillFromText,
-} from './context/skills/skill.js';
-export { discoverSkills, type SkillDiscovery } from './context/skills/skill-discovery.js';
-export {
-  ARGUMENTS_VARIABLE,
-  applySkillSubstitutions,
-  renderActiveSkill,
-  renderSkillIndex,
-  SKILL_DIR_VARIABLE,
-} from './context/skills/skill-render.js';
-export {
-  MIN_AUTO_SCORE,
-  type SkillSelection,
-  scoreSkill,
-  selectSkill,
-} from './context/skills/skill-selection.js';
-export { coreSystemPrompt } from './context/system-prompt.js';
+export { Agent, type AgentRunOptions } from './agent/agent.js';
+export { type AgentOptions, createAgent } from './agent/create-agent.js';
+export type { ToolPolicy } from './agent/tool-policy.js';
 export {
   CancelledError,
   ConfigurationError,
@@ -70,38 +29,8 @@ export {
   TinyClawError,
   ToolError,
 } from './errors.js';
-export {
-  classifyFailure,
-  type FailedCall,
-  type FailureCategory,
-  type FailureGuidance,
-  renderFailure,
-  translateFailure,
-} from './executor/failure-guidance.js';
-export {
-  blockedCallOutput,
-  canonicalJson,
-  createFailureTracker,
-  type FailureTracker,
-  failureKey,
-  loopBreakerMessage,
-  REPEAT_FAILURE_BLOCK_ATTEMPT,
-} from './executor/loop-breaker.js';
-export { runWithLimit } from './executor/run-with-limit.js';
-export {
-  type BatchOutcome,
-  type ExecuteBatchOptions,
-  executeBatch,
-} from './executor/tool-executor.js';
-export {
-  MAX_EMPTY_TURNS,
-  MainLoop,
-  type MainLoopOptions,
-  RECENT_MEMORY_LINES,
-  type RunOptions,
-} from './loop/main-loop.js';
-export type { RunMemory, RunMemoryFactory } from './loop/memory-port.js';
-export { phaseForStep, toolPolicyForPhase } from './loop/run-policy.js';
+export type { PendingBatch, PlanProgress, RunState } from './loop/run-state.js';
+export { runStateSchema } from './loop/run-state.js';
 export {
   type Phase,
   type RunMode,
@@ -110,11 +39,9 @@ export {
   runResultSchema,
   type StopReason,
   stopReasons,
-  type ToolPolicy,
 } from './loop/run-types.js';
 export {
   type JsonObject,
-  jsonObjectSchema,
   type Message,
   messageSchema,
   msg,
@@ -122,46 +49,36 @@ export {
   type ToolCall,
   type ToolDefinition,
   toolCallSchema,
-  toolDefinitionSchema,
 } from './messages.js';
+export type { Logger, LogLevel } from './observe/logger.js';
 export {
-  currentModelCallScope,
-  type ModelCaller,
-  type ModelCallScope,
-  modelCallers,
-  withModelCallScope,
-} from './observe/call-scope.js';
-export { type ApprovalRequest, type Channel, notify } from './observe/channel.js';
-export { FileUsageRecorder, usageFilePath } from './observe/file-usage-recorder.js';
-export { type Logger, type LogLevel, nullLogger } from './observe/logger.js';
-export {
-  defaultPriceTable,
   findModelPrice,
   type ModelPrice,
   mergePriceTables,
-  type PriceFile,
   type PriceTable,
   priceCall,
   priceTableSchema,
 } from './observe/price-table.js';
 export {
-  nullTracer,
-  type SpanAttributes,
-  type SpanHandle,
-  type SpanKind,
-  type SpanStatus,
-  type TraceLocation,
-  type TracePayloadName,
-  type Tracer,
-} from './observe/tracer.js';
-export {
-  type UsageEvent,
-  type UsageRecorder,
-  usageEventSchema,
-  usageSchema,
-} from './observe/usage.js';
-export { type UsageTrackingOptions, UsageTrackingProvider } from './observe/usage-tracking.js';
-export * from './plan/index.js';
+  type ApprovalRequiredEvent,
+  type ModelErrorEvent,
+  type ModelResponseEvent,
+  type ModelStartEvent,
+  type RunCaller,
+  type RunEvent,
+  type RunEventListener,
+  type RunFinishEvent,
+  type RunStartEvent,
+  runCallers,
+  type StepStartEvent,
+  type TextDeltaEvent,
+  type ToolEndEvent,
+  type ToolStartEvent,
+} from './observe/run-events.js';
+export type { RunOutcome, TraceLocation, Tracer } from './observe/tracer.js';
+export { type UsageEvent, type UsageRecorder, usageEventSchema } from './observe/usage.js';
+export type { PlanSnapshot, PlanStore } from './plan/plan-files.js';
+export type { TodoItem } from './plan/todo-grammar.js';
 export {
   addUsage,
   type CompleteOptions,
@@ -171,19 +88,32 @@ export {
   type LLMUsage,
   type ToolChoice,
 } from './provider.js';
-export * from './session/index.js';
-export * from './store/index.js';
+export { cliSession, feishuChatSession } from './session/resolve-session.js';
+export { validateSessionName } from './session/session-key.js';
+export {
+  type SessionRef,
+  type SessionSource,
+  sessionSources,
+} from './session/session-ref.js';
+export {
+  type AgentStore,
+  createFileStore,
+  createMemoryStore,
+  type RunMemory,
+} from './store/agent-store.js';
 export {
   defineTool,
-  describeZodError,
+  type FailureKind,
+  failureKinds,
   type Tool,
   ToolArgumentsError,
   type ToolContext,
   type ToolExecutionContext,
   type ToolExecutionResult,
+  type ToolFailure,
   type ToolMiddleware,
   type ToolOutput,
-  toolDefinition,
+  type ToolResult,
+  type ToolSpec,
 } from './tool.js';
 export type { ToolMetadata } from './tool-metadata.js';
-export { ToolRegistry } from './tool-registry.js';

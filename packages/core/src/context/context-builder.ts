@@ -15,15 +15,29 @@ import {
 /** Memory injected into the prompt is capped so old runs cannot crowd out the task. */
 export const MEMORY_MAX_CHARS = 4000;
 
-/** Input of one context build. */
+/**
+ * Input of one context build.
+ *
+ * @example
+ * const input: BuildContextInput = { prompt: 'fix the test', memories: [], workdir: '/repo' };
+ */
 export interface BuildContextInput {
   prompt: string;
   /** Recent memory lines, oldest first (`<key>: <value>`). */
   memories: readonly string[];
   workdir: string;
+  /** Extra system text from whoever built the agent, right after the core system prompt. */
+  instructions?: string;
+  /** Read `AGENTS.md` and the project's skills from the workdir (default true). */
+  project?: boolean;
 }
 
-/** The skill a run uses, as the loop and its logs need it. */
+/**
+ * The skill a run uses, as the loop and its logs need it.
+ *
+ * @example
+ * const skill: SelectedSkill = { name: 'review', explicit: true, arguments: 'src/a.ts', dir: '/repo/.claw/skills/review' };
+ */
 export interface SelectedSkill {
   name: string;
   /** True for `$name` / `/name`, false for automatic selection. */
@@ -34,7 +48,12 @@ export interface SelectedSkill {
   dir: string;
 }
 
-/** What the model sees at the start of a run, and what the loop must enforce because of it. */
+/**
+ * What the model sees at the start of a run, and what the loop must enforce because of it.
+ *
+ * @example
+ * const { messages, allowedTools } = await new ContextBuilder().build(input);
+ */
 export interface BuiltContext {
   messages: Message[];
   selectedSkill?: SelectedSkill;
@@ -65,11 +84,16 @@ export class ContextBuilder {
   async build(input: BuildContextInput): Promise<BuiltContext> {
     const warnings: string[] = [];
     const messages: Message[] = [msg.system(coreSystemPrompt)];
+    const instructions = input.instructions?.trim();
+    if (instructions) messages.push(msg.system(instructions));
     let skills: Skill[] = [];
-    const realWorkdir = await realpath(input.workdir).catch((error: unknown) => {
-      warnings.push(contextWarnings.workdirUnreadable(input.workdir, describe(error)));
-      return undefined;
-    });
+    const realWorkdir =
+      input.project === false
+        ? undefined
+        : await realpath(input.workdir).catch((error: unknown) => {
+            warnings.push(contextWarnings.workdirUnreadable(input.workdir, describe(error)));
+            return undefined;
+          });
     if (realWorkdir !== undefined) {
       const [project, discovery] = await Promise.all([
         loadProjectInstructions(realWorkdir),

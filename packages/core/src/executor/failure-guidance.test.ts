@@ -1,279 +1,108 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../messages.js';
+import { type FailureKind, failureKinds, type ToolFailure } from '../tool.js';
 import type { ToolMetadata } from '../tool-metadata.js';
 import { classifyFailure, renderFailure, translateFailure } from './failure-guidance.js';
 
-const ALL = ['bash', 'edit', 'read', 'write'];
+const VISIBLE = ['lookup', 'search'];
 
 function failed(
-  name: string,
-  args: Record<string, unknown>,
-  content: string,
-  metadata?: ToolMetadata,
-  visibleTools: readonly string[] = ALL,
+  options: {
+    name?: string;
+    content?: string;
+    failure?: ToolFailure;
+    metadata?: ToolMetadata;
+    visibleTools?: readonly string[];
+  } = {},
 ) {
-  const call: ToolCall = { id: 'c1', name, arguments: args };
+  const call: ToolCall = { id: 'c1', name: options.name ?? 'lookup', arguments: { city: 'Oslo' } };
   return {
     call,
-    output: { content, isError: true, ...(metadata ? { metadata } : {}) },
-    visibleTools,
+    output: {
+      content: options.content ?? 'it failed',
+      isError: true,
+      ...(options.failure ? { failure: options.failure } : {}),
+      ...(options.metadata ? { metadata: options.metadata } : {}),
+    },
+    visibleTools: options.visibleTools ?? VISIBLE,
   };
 }
 
-describe('classifyFailure: unknown_tool', () => {
-  it('lists the visible tools when the called tool is not visible', () => {
-    const g = classifyFailure(failed('explore', {}, 'whatever', undefined, ['read', 'bash']));
-    expect(g).toMatchObject({ category: 'unknown_tool', retryable: true });
-    expect(g.nextAction).toBe('Use only the tools you can see: read, bash.');
+describe('classifyFailure', () => {
+  it('calls a tool the model cannot see unknown and lists the tools it can see', () => {
+    const g = classifyFailure(
+      failed({ name: 'explore_everything', failure: { kind: 'not_found' } }),
+    );
+    expect(g).toMatchObject({ kind: 'unknown_tool', retryable: true });
+    expect(g.nextAction).toBe('Use only the tools you can see: lookup, search.');
     expect(g.suggestedTool).toBeUndefined();
   });
 
-  it('is not retryable when no tool is visible', () => {
-    const g = classifyFailure(failed('read', {}, 'unknown tool: "read"', undefined, []));
-    expect(g).toMatchObject({ category: 'unknown_tool', retryable: false });
+  it('is not retryable when no tool is visible and says to answer directly', () => {
+    const g = classifyFailure(failed({ visibleTools: [] }));
+    expect(g).toMatchObject({ kind: 'unknown_tool', retryable: false });
     expect(g.nextAction).toContain('answer the user directly');
   });
 
-  it('falls back to the registry wording', () => {
-    const g = classifyFailure(failed('read', {}, 'unknown tool: "read"; available tools: read'));
-    expect(g.category).toBe('unknown_tool');
-  });
-});
-
-describe('classifyFailure: paths', () => {
-  it('maps the guard error type path_outside_root and suggests the same tool', () => {
+  it("takes the next step from the tool's own advice", () => {
     const g = classifyFailure(
-      failed('read', { path: '../x' }, 'read: nope', { error_type: 'path_outside_root' }),
+      failed({ failure: { kind: 'not_found', advice: '  List the cities first.  ' } }),
     );
     expect(g).toMatchObject({
-      category: 'path_outside_root',
+      kind: 'not_found',
+      summary: 'the target does not exist',
+      nextAction: 'List the cities first.',
+      avoid: 'Do not keep guessing names.',
       retryable: true,
-      suggestedTool: 'read',
     });
-    expect(g.avoid).toContain('Do not try to get around the workspace boundary');
   });
 
-  it("recognises the original's root wording without metadata", () => {
-    const g = classifyFailure(
-      failed('write', { path: '/etc/x' }, 'write path must stay under the configured root'),
-    );
-    expect(g.category).toBe('path_outside_root');
+  it('falls back to generic advice for the kind when the tool gives none', () => {
+    const g = classifyFailure(failed({ failure: { kind: 'timeout' } }));
+    expect(g.nextAction).toContain('Narrow what the call does');
   });
 
-  it('keeps protected paths apart and points to git through bash only when bash is visible', () => {
-    const raw = 'protected path: ".git/config" is inside a .git directory';
-    const withBash = classifyFailure(
-      failed('write', { path: '.git/config' }, raw, { error_type: 'protected_path' }),
-    );
-    const withoutBash = classifyFailure(
-      failed('write', { path: '.git/config' }, raw, { error_type: 'protected_path' }, ['write']),
-    );
-    expect(withBash.category).toBe('protected_path');
-    expect(withBash.nextAction).toContain('git commands with bash');
-    expect(withoutBash.nextAction).not.toContain('bash');
-    expect(withoutBash.suggestedTool).toBeUndefined();
-  });
-
-  it('treats a malformed path as invalid arguments', () => {
-    const g = classifyFailure(
-      failed('read', { path: '' }, 'invalid path: the path is empty', {
-        error_type: 'invalid_path',
-      }),
-    );
-    expect(g.category).toBe('invalid_arguments');
-  });
-});
-
-describe('classifyFailure: read_path_not_found', () => {
-  const raw = 'read path does not exist: src/lib/missing.ts';
-
-  it('suggests listing the parent directory with bash when bash is visible', () => {
-    const g = classifyFailure(
-      failed('read', { path: 'src/lib/missing.ts' }, raw, { error_type: 'not_found' }),
-    );
-    expect(g).toMatchObject({ category: 'read_path_not_found', suggestedTool: 'bash' });
-    expect(g.nextAction).toContain('`ls src/lib`');
-  });
-
-  it('lists the workdir for a bare file name and quotes a parent with spaces', () => {
-    const bare = classifyFailure(
-      failed('read', { path: 'a.txt' }, raw, { error_type: 'not_found' }),
-    );
-    const spaced = classifyFailure(
-      failed('read', { path: "my dir/it's.txt" }, raw, { error_type: 'not_found' }),
-    );
-    expect(bare.nextAction).toContain('`ls .`');
-    expect(spaced.nextAction).toContain("`ls 'my dir'`");
-  });
-
-  it('never suggests bash or ls when bash is hidden', () => {
-    const g = classifyFailure(
-      failed('read', { path: 'src/missing.ts' }, raw, { error_type: 'not_found' }, ['read']),
-    );
-    expect(g.category).toBe('read_path_not_found');
-    expect(g.suggestedTool).toBeUndefined();
-    for (const text of [g.summary, g.nextAction, g.avoid]) {
-      expect(text).not.toMatch(/\bls\b/);
-      expect(text).not.toContain('bash');
-    }
-    expect(g.nextAction).toContain('ask the user');
-  });
-
-  it("recognises the original's wording without metadata", () => {
-    expect(classifyFailure(failed('read', { path: 'a' }, raw)).category).toBe(
-      'read_path_not_found',
-    );
-  });
-});
-
-describe('classifyFailure: edit', () => {
-  it('suggests reading first when old_text is not found and read is visible', () => {
-    const g = classifyFailure(
-      failed('edit', { path: 'a.ts' }, 'no match', { error_type: 'edit_old_text_not_found' }),
-    );
-    expect(g).toMatchObject({ category: 'edit_old_text_not_found', suggestedTool: 'read' });
-    expect(g.nextAction).toContain('Call read on a.ts');
-  });
-
-  it('does not mention read when read is hidden', () => {
-    const g = classifyFailure(
-      failed('edit', { path: 'a.ts' }, 'edit could not find old_text', undefined, ['edit']),
-    );
-    expect(g).toMatchObject({ category: 'edit_old_text_not_found', suggestedTool: 'edit' });
-    expect(g.nextAction).not.toMatch(/\bread\b/i);
-  });
-
-  it('asks for a longer old_text or replace_all on multiple matches', () => {
-    const fromMetadata = classifyFailure(
-      failed('edit', { path: 'a.ts' }, 'x', { error_type: 'edit_multiple_matches' }),
-    );
-    const fromText = classifyFailure(
-      failed('edit', { path: 'a.ts' }, 'edit found multiple matches for old_text'),
-    );
-    expect(fromMetadata.category).toBe('edit_multiple_matches');
-    expect(fromText.category).toBe('edit_multiple_matches');
-    expect(fromMetadata.nextAction).toContain('replace_all');
-  });
-});
-
-describe('classifyFailure: file_not_read', () => {
-  it('asks to read the file first when edit or write refuse an unread or changed file', () => {
-    for (const type of ['file_not_read', 'file_modified', 'file_modified_since_read']) {
-      const g = classifyFailure(
-        failed('write', { path: 'src/a.ts' }, 'write refused', { error_type: type }),
-      );
-      expect(g).toMatchObject({
-        category: 'file_not_read',
-        suggestedTool: 'read',
-        retryable: true,
-      });
-      expect(g.nextAction).toContain('Call read on src/a.ts');
+  it('calls an output without a typed failure an execution error, whatever its text says', () => {
+    const texts = ['could not find old_text', 'path does not exist', 'timed out', 'exit code 1'];
+    for (const content of texts) {
+      expect(classifyFailure(failed({ content })).kind).toBe('execution_error');
     }
   });
 
-  it('does not point to read when read is hidden', () => {
-    const g = classifyFailure(
-      failed('edit', { path: 'a' }, 'edit refused', { error_type: 'file_not_read' }, ['edit']),
+  it('never reads the message: the same kind gives the same guidance whatever the wording', () => {
+    const a = classifyFailure(failed({ content: 'one wording', failure: { kind: 'no_match' } }));
+    const b = classifyFailure(failed({ content: 'another', failure: { kind: 'no_match' } }));
+    expect(a).toEqual(b);
+  });
+
+  it('keeps a suggested tool only when the model can see it, and defaults to the same tool', () => {
+    const visible = classifyFailure(
+      failed({ failure: { kind: 'not_found', suggestedTool: 'search' } }),
     );
-    expect(g).toMatchObject({ category: 'file_not_read', retryable: false });
-    expect(g.suggestedTool).toBeUndefined();
-    expect(g.nextAction).toContain('tell the user');
-  });
-});
-
-describe('classifyFailure: bash', () => {
-  const timeout = { error_type: 'bash_timeout', timed_out: true };
-
-  it('advises backgrounding a service with a log file', () => {
-    const g = classifyFailure(
-      failed('bash', { command: 'cd web && npm run dev' }, 'timed out after 120s', timeout),
+    const hidden = classifyFailure(
+      failed({ failure: { kind: 'not_found', suggestedTool: 'shell' } }),
     );
-    expect(g).toMatchObject({ category: 'bash_timeout_service', suggestedTool: 'bash' });
-    expect(g.nextAction).toContain('> service.log 2>&1 &');
+    const none = classifyFailure(failed({ failure: { kind: 'not_found' } }));
+    expect(visible.suggestedTool).toBe('search');
+    expect(hidden.suggestedTool).toBeUndefined();
+    expect(none.suggestedTool).toBe('lookup');
   });
 
-  it('recognises a service from timed_out metadata alone', () => {
-    const g = classifyFailure(
-      failed('bash', { command: 'python -m http.server 8000' }, 'killed', { timed_out: true }),
-    );
-    expect(g.category).toBe('bash_timeout_service');
-  });
-
-  it('tells the model to narrow tests instead of backgrounding them', () => {
-    const g = classifyFailure(failed('bash', { command: 'pnpm test' }, 'timed out', timeout));
-    expect(g.category).toBe('bash_timeout');
-    expect(g.nextAction).toContain('one test file');
-    expect(g.avoid).toContain('Do not move tests or builds into the background');
-  });
-
-  it('does not mistake vitest for the vite dev server', () => {
-    const g = classifyFailure(failed('bash', { command: 'npx vitest run' }, 'x', timeout));
-    expect(g.category).toBe('bash_timeout');
-  });
-
-  it('gives generic narrowing advice for other timeouts, also from the wording', () => {
-    const g = classifyFailure(
-      failed('bash', { command: 'find / -name x' }, 'error=command timed out'),
-    );
-    expect(g.category).toBe('bash_timeout');
-    expect(g.nextAction).toContain('timeout_seconds');
-  });
-
-  it('classifies a non-zero exit and mentions truncated output', () => {
-    const plain = classifyFailure(
-      failed('bash', { command: 'false' }, 'exit_code=1', { error_type: 'bash_command_failed' }),
-    );
-    const truncated = classifyFailure(
-      failed('bash', { command: 'make' }, 'exit code 2', { stdout_truncated: true }),
-    );
-    expect(plain.category).toBe('bash_command_failed');
-    expect(plain.nextAction).not.toContain('truncated');
-    expect(truncated.category).toBe('bash_command_failed');
-    expect(truncated.nextAction).toContain('The output was truncated');
-  });
-
-  it("reads truncation from the bash tool's status line when metadata lacks it", () => {
-    const g = classifyFailure(
-      failed(
-        'bash',
-        { command: 'make' },
-        'exit_code=2 stdout_truncated=true stderr_truncated=false',
-      ),
-    );
-    expect(g.nextAction).toContain('The output was truncated');
-  });
-});
-
-describe('classifyFailure: arguments and everything else', () => {
-  it('maps the registry invalid_arguments type', () => {
-    const g = classifyFailure(
-      failed('read', {}, 'failed to parse tool arguments: path: Required', {
-        error_type: 'invalid_arguments',
-      }),
-    );
-    expect(g).toMatchObject({ category: 'invalid_arguments', suggestedTool: 'read' });
-  });
-
-  it("falls back to the original's 'requires'/'invalid' wording", () => {
-    expect(classifyFailure(failed('write', {}, "write tool requires a 'path'")).category).toBe(
-      'invalid_arguments',
-    );
-  });
-
-  it('calls anything unrecognised an execution error', () => {
-    const g = classifyFailure(failed('read', { path: 'a' }, 'EIO: i/o error', { error_type: 'x' }));
-    expect(g).toMatchObject({ category: 'execution_error', retryable: true });
+  it('has a summary, a next step and an avoid line for every kind, none naming a tool', () => {
+    for (const kind of failureKinds) {
+      const g = classifyFailure(failed({ failure: { kind } }));
+      const expected: FailureKind = kind;
+      expect(g.kind).toBe(expected);
+      for (const text of [g.summary, g.nextAction, g.avoid]) {
+        expect(text.length).toBeGreaterThan(5);
+        expect(text).not.toMatch(/\b(bash|explore)\b|['"`](read|write|edit)['"`]/);
+      }
+    }
   });
 });
 
 describe('renderFailure', () => {
-  const guidance = {
-    category: 'execution_error' as const,
-    summary: 'S',
-    nextAction: 'N',
-    avoid: 'A',
-    retryable: true,
-  };
+  const guidance = { summary: 'S', nextAction: 'N', avoid: 'A' };
 
   it('lays out summary, raw error, next step, avoid and attempt', () => {
     expect(renderFailure(guidance, '  boom\n', 1)).toBe(
@@ -289,34 +118,37 @@ describe('renderFailure', () => {
 });
 
 describe('translateFailure', () => {
-  it('keeps the tool metadata, records the category, and keeps the tool error type apart', () => {
+  it('keeps the tool metadata, records the kind, and keeps the tool error type apart', () => {
     const { output } = translateFailure(
-      failed('read', { path: 'a' }, 'read path does not exist: a', {
-        error_type: 'not_found',
-        size: 3,
+      failed({
+        content: 'no such city: Oslo',
+        failure: { kind: 'not_found', advice: 'List first.', suggestedTool: 'search' },
+        metadata: { error_type: 'city_missing', size: 3 },
       }),
       1,
     );
     expect(output).toMatchObject({
       isError: true,
+      failure: { kind: 'not_found', advice: 'List first.', suggestedTool: 'search' },
       metadata: {
         is_error: true,
-        error_type: 'read_path_not_found',
-        tool_error_type: 'not_found',
+        error_type: 'not_found',
+        tool_error_type: 'city_missing',
         retryable: true,
         attempt: 1,
-        suggested_tool: 'bash',
+        suggested_tool: 'search',
         size: 3,
       },
     });
-    expect(output.content.startsWith('Tool failed: the file to read does not exist')).toBe(true);
+    expect(output.content.startsWith('Tool failed: the target does not exist')).toBe(true);
   });
 
-  it('sets no suggested_tool when there is none', () => {
+  it('sets no suggested_tool when the suggestion is hidden and no tool error type when equal', () => {
     const { output } = translateFailure(
-      failed('read', { path: 'a' }, 'read path does not exist: a', { suggested_tool: 'x' }, [
-        'read',
-      ]),
+      failed({
+        failure: { kind: 'not_found', suggestedTool: 'shell' },
+        metadata: { error_type: 'not_found', suggested_tool: 'x' },
+      }),
       1,
     );
     expect(output.metadata).not.toHaveProperty('suggested_tool');

@@ -14,14 +14,15 @@ import { loopBreakerText } from './strings.js';
 export const REPEAT_FAILURE_BLOCK_ATTEMPT = 3;
 
 /**
- * Failure counts of one run, keyed by {@link failureKey}. Create one per run and hand it to every
- * `executeBatch` of that run: a fresh tracker per turn would never see a repeat.
+ * Failure counts of one run, keyed by {@link failureKey}. Create one per run (over the run state's
+ * `failures` record) and hand it to every `executeBatch` of that run: a fresh tracker per turn would
+ * never see a repeat.
  *
  * @example
  * const tracker = createFailureTracker();
- * tracker.recordFailure('read:{"path":"a"}'); // 1
- * tracker.recordSuccess('read:{"path":"a"}');
- * tracker.count('read:{"path":"a"}'); // 0
+ * tracker.recordFailure('lookup:{"city":"Oslo"}'); // 1
+ * tracker.recordSuccess('lookup:{"city":"Oslo"}');
+ * tracker.count('lookup:{"city":"Oslo"}'); // 0
  */
 export interface FailureTracker {
   /** Attempt number from which an identical failing call is blocked (≥ 2). */
@@ -40,10 +41,12 @@ export interface FailureTracker {
  * Create an empty {@link FailureTracker}.
  *
  * @example
- * const tracker = createFailureTracker(); // blocks the 3rd identical failing call
+ * const tracker = createFailureTracker({ counts: state.failures }); // blocks the 3rd identical failing call
  * const strict = createFailureTracker({ blockAttempt: 2 });
  */
-export function createFailureTracker(options: { blockAttempt?: number } = {}): FailureTracker {
+export function createFailureTracker(
+  options: { blockAttempt?: number; counts?: Record<string, number> } = {},
+): FailureTracker {
   const blockAttempt = options.blockAttempt ?? REPEAT_FAILURE_BLOCK_ATTEMPT;
   if (!Number.isInteger(blockAttempt) || blockAttempt < 2) {
     // A value of 1 would block every call before it ever ran.
@@ -51,18 +54,19 @@ export function createFailureTracker(options: { blockAttempt?: number } = {}): F
       `blockAttempt must be an integer of at least 2, got ${blockAttempt}`,
     );
   }
-  const failures = new Map<string, number>();
-  const count = (key: string) => failures.get(key) ?? 0;
+  // A plain record, so the counts travel with the run state (and survive a pause).
+  const failures = options.counts ?? {};
+  const count = (key: string) => (Object.hasOwn(failures, key) ? (failures[key] ?? 0) : 0);
   return {
     blockAttempt,
     count,
     recordFailure(key) {
       const next = count(key) + 1;
-      failures.set(key, next);
+      failures[key] = next;
       return next;
     },
     recordSuccess(key) {
-      failures.delete(key);
+      delete failures[key];
     },
     shouldBlock(key) {
       return count(key) + 1 >= blockAttempt;
@@ -101,8 +105,8 @@ export function canonicalJson(value: unknown): string {
  * arguments are part of it, so two different broken payloads are not the same call.
  *
  * @example
- * failureKey({ id: '1', name: 'read', arguments: { path: 'a', offset: 1 } });
- * // 'read:{"offset":1,"path":"a"}'
+ * failureKey({ id: '1', name: 'lookup', arguments: { city: 'Oslo', units: 'metric' } });
+ * // 'lookup:{"city":"Oslo","units":"metric"}'
  */
 export function failureKey(call: ToolCall): string {
   const base = `${call.name}:${canonicalJson(call.arguments)}`;
@@ -121,11 +125,9 @@ export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
   const previous = attempt - 1;
   const content = renderFailure(
     {
-      category: 'execution_error',
       summary: loopBreakerText.blockedSummary(call.name, previous),
       nextAction: loopBreakerText.blockedNext,
       avoid: loopBreakerText.blockedAvoid(call.name),
-      retryable: false,
     },
     loopBreakerText.blockedError(previous),
     attempt,
@@ -133,6 +135,7 @@ export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
   return {
     content,
     isError: true,
+    failure: { kind: 'execution_error', advice: loopBreakerText.blockedNext },
     metadata: {
       is_error: true,
       error_type: 'repeat_call_blocked',
@@ -149,7 +152,7 @@ export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
  * model to stop retrying and change strategy.
  *
  * @example
- * loopBreakerMessage('edit', 3).content; // "You seem to be stuck in a loop: you called the 'edit' tool 3 times …"
+ * loopBreakerMessage('lookup', 3).content; // "You seem to be stuck in a loop: you called the 'lookup' tool 3 times …"
  */
 export function loopBreakerMessage(tool: string, attempts: number): Message {
   return {

@@ -1,8 +1,10 @@
+import type { FailureKind } from '../tool.js';
+
 /**
  * User- and model-facing text of the executor, kept in one place for a future locale.
  *
  * @example
- * executorText.unexpectedFailure('read', 'EIO'); // 'tool read failed unexpectedly: EIO'
+ * executorText.unexpectedFailure('lookup', 'EIO'); // 'tool lookup failed unexpectedly: EIO'
  */
 export const executorText = {
   cancelled: 'tool call cancelled: the run was cancelled before this call finished',
@@ -40,19 +42,29 @@ export const guidanceLabels = {
     'This exact call has failed before. Change the arguments or the strategy; do not send it again unchanged.',
 };
 
-/** Quote a shell word only when it needs it, so simple paths stay readable in advice. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+/** Summary, generic next step and what to avoid, for one failure kind. */
+interface KindText {
+  summary: string;
+  next: string;
+  avoid: string;
 }
 
 /**
- * Model-facing advice per failure category: a one-line summary, the next step and what to avoid.
+ * Model-facing guidance per failure kind: a one-line summary, the next step when the tool gave no
+ * advice of its own, and what to avoid. None of it names a tool: only the model's visible list and
+ * the tools' own advice do.
  *
  * @example
- * guidanceText.unknownTool.next(['read', 'bash']); // 'Use only the tools you can see: read, bash.'
+ * guidanceText.unknown_tool.next(['lookup', 'search']); // 'Use only the tools you can see: lookup, search.'
  */
-export const guidanceText = {
-  unknownTool: {
+export const guidanceText: {
+  unknown_tool: {
+    summary: (tool: string) => string;
+    next: (visible: readonly string[]) => string;
+    avoid: string;
+  };
+} & Record<Exclude<FailureKind, 'unknown_tool'>, KindText> = {
+  unknown_tool: {
     summary: (tool: string): string => `the tool "${tool}" is not available on this step`,
     next: (visible: readonly string[]): string =>
       visible.length > 0
@@ -60,79 +72,69 @@ export const guidanceText = {
         : 'No tools are available right now; answer the user directly without calling tools.',
     avoid: 'Do not call tools that are not in that list and do not invent tool names.',
   },
-  pathOutsideRoot: {
+  invalid_arguments: {
+    summary: 'the arguments do not fit the tool',
+    next: "Fix the arguments to match the tool's schema (required fields, types, allowed values); the error above names the field at fault.",
+    avoid: 'Do not invent fields and do not resend the same arguments.',
+  },
+  denied: {
+    summary: 'the call was refused by policy',
+    next: 'Choose another approach that uses only the tools you can see, or tell the user what you would need.',
+    avoid: 'Do not try to get around the policy by other means.',
+  },
+  outside_workdir: {
     summary: 'the path is outside the workspace',
     next: 'Use a path relative to the workdir that stays inside it (no `..` that climbs out, no absolute path elsewhere, no symlink that points out).',
     avoid:
       'Do not try to get around the workspace boundary with other spellings, symlinks or shell commands.',
   },
-  protectedPath: {
+  protected_path: {
     summary: 'the path is protected and tools may not write it',
-    next: (bashVisible: boolean): string =>
-      bashVisible
-        ? 'Write somewhere else in the workspace. To change git state, run git commands with bash instead of editing .git.'
-        : 'Write somewhere else in the workspace, or ask the user to make this change.',
-    avoid: 'Do not try to write into .git or the tiny-claw state directory by another route.',
+    next: 'Write somewhere else in the workspace, or ask the user to make this change.',
+    avoid:
+      "Do not try to write into version-control internals or the agent's state directory by another route.",
   },
-  fileNotRead: {
+  not_found: {
+    summary: 'the target does not exist',
+    next: 'Check the name against what you have already seen listed or mentioned, then retry with one that exists.',
+    avoid: 'Do not keep guessing names.',
+  },
+  stale_read: {
     summary: 'the file must be read (again) before it can be changed',
-    next: (readVisible: boolean, file: string): string =>
-      readVisible
-        ? `Call read on ${file} to get its current content, then redo the change based on that output.`
-        : 'No tool for reading files is available on this step, so this file cannot be changed safely; tell the user what change you intended.',
+    next: 'Get the current content of the file first, then redo the change based on it.',
     avoid: 'Do not retry the change from memory of an older version of the file.',
   },
-  readPathNotFound: {
-    summary: 'the file to read does not exist',
-    nextWithBash: (parent: string): string =>
-      `Check what exists first: call bash with \`ls ${shellWord(parent)}\`, then read a path you have seen listed.`,
-    nextWithoutBash:
-      'No tool for listing directories is available on this step. Read a path you have already seen confirmed (in an earlier result or in the user message), or ask the user for the right path.',
-    avoid: 'Do not keep guessing file names.',
+  no_match: {
+    summary: 'the text to replace was not found',
+    next: 'Look at the current content again and copy the text to replace exactly, or use a shorter fragment that is certainly unchanged.',
+    avoid: 'Do not resend the same text and do not rebuild the content from memory.',
   },
-  editOldTextNotFound: {
-    summary: 'old_text was not found in the file',
-    next: (readVisible: boolean, file: string): string =>
-      readVisible
-        ? `Call read on ${file} to see its current content, then copy old_text exactly from it, without the \`N: \` line-number prefixes.`
-        : 'Copy old_text exactly from the file content you last saw, without the `N: ` line-number prefixes, or use a shorter fragment that is certainly unchanged.',
-    avoid: 'Do not resend the same old_text and do not rebuild the file content from memory.',
+  ambiguous_match: {
+    summary: 'the text to replace matches more than one place',
+    next: 'Include more surrounding lines so the text matches exactly one place, or ask for every occurrence to be replaced if that is what you want.',
+    avoid: 'Do not resend the same text.',
   },
-  editMultipleMatches: {
-    summary: 'old_text matches more than one place in the file',
-    next: (readVisible: boolean): string =>
-      `${readVisible ? 'Read the file, then make' : 'Make'} old_text longer with surrounding lines so it matches exactly one place, or set replace_all to true if every occurrence should change.`,
-    avoid: 'Do not resend the same old_text.',
+  unsupported_target: {
+    summary: 'the target is not something this tool can handle',
+    next: 'Read the error above: work on another target or with another tool, or tell the user.',
+    avoid: 'Do not retry the same call on this target.',
   },
-  bashTimeoutService: {
-    summary: 'the command timed out; it looks like a long-running service',
-    next: (command: string): string =>
-      `Start it in the background with its output redirected to a log file, for example \`${command.trim()} > service.log 2>&1 &\`, then probe it or read the log with a short command.`,
-    avoid: 'Do not run servers, watchers or `tail -f` in the foreground; they never exit.',
+  timeout: {
+    summary: 'the call timed out',
+    next: 'Narrow what the call does (fewer files, a filter, a limit), make sure it never waits for input, or allow more time if the tool takes a timeout.',
+    avoid: 'Do not rerun the same call unchanged.',
   },
-  bashTimeoutTests: {
-    summary: 'the test or build command timed out',
-    next: 'Narrow the scope: run one test file or one test name, or build one package; raise timeout_seconds (at most 600) only if the narrowed command still needs it.',
-    avoid: 'Do not move tests or builds into the background; you need their result.',
-  },
-  bashTimeoutGeneric: {
-    summary: 'the command timed out',
-    next: 'Narrow what the command does (fewer files, a filter, a limit), make sure it never waits for input, or raise timeout_seconds (at most 600).',
-    avoid: 'Do not rerun the same command unchanged.',
-  },
-  bashCommandFailed: {
+  command_failed: {
     summary: 'the command exited with an error',
     next: 'Read the error output above and fix the cause (command, arguments, working directory, missing dependency) before running it again.',
-    truncated:
-      ' The output was truncated: rerun a narrower command, or pipe it through `tail -n 50` or `grep`, to see the part that matters.',
     avoid: 'Do not rerun the same command without changing anything.',
   },
-  invalidArguments: {
-    summary: 'the arguments do not fit the tool',
-    next: "Fix the arguments to match the tool's schema (required fields, types, allowed values); the error above names the field at fault.",
-    avoid: 'Do not invent fields and do not resend the same arguments.',
+  cancelled: {
+    summary: 'the call was cancelled',
+    next: 'The run is ending; do not retry.',
+    avoid: 'Do not repeat the call.',
   },
-  executionError: {
+  execution_error: {
     summary: 'the tool ran into an error',
     next: 'Read the error above, then change the arguments or try a different approach. If the cause is outside your control, tell the user.',
     avoid: 'Do not repeat the identical call.',
@@ -143,7 +145,7 @@ export const guidanceText = {
  * Model-facing text of the repeated-failure breaker.
  *
  * @example
- * loopBreakerText.message('edit', 3);
+ * loopBreakerText.message('lookup', 3);
  */
 export const loopBreakerText = {
   blockedSummary: (tool: string, previous: number): string =>

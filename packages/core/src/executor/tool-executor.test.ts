@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ToolCall } from '../messages.js';
+import { EventBus } from '../observe/event-bus.js';
 import { nullLogger } from '../observe/logger.js';
-import { nullTracer } from '../observe/tracer.js';
-import { slowTool } from '../testing/fakes.js';
+import type { RunEvent } from '../observe/run-events.js';
 import { defineTool, type ToolOutput } from '../tool.js';
 import { ToolRegistry } from '../tool-registry.js';
 import { createFailureTracker } from './loop-breaker.js';
@@ -15,12 +15,14 @@ function options(
 ): ExecuteBatchOptions {
   return {
     registry,
+    runId: 'run-1',
+    step: 1,
     workdir: '/tmp',
     signal: new AbortController().signal,
     visibleTools: registry.names(),
     maxParallel: 4,
+    events: new EventBus([], nullLogger),
     logger: nullLogger,
-    tracer: nullTracer,
     ...extra,
   };
 }
@@ -31,49 +33,90 @@ const call = (id: string, name: string, label = id): ToolCall => ({
   arguments: { label },
 });
 
+/** Lets every pending promise callback run, so "has not started" means it really has not. */
+const settle = async () => {
+  for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/**
+ * A tool whose calls wait until the test releases them by label, and which logs when each call
+ * starts and ends: concurrency is observed through order, never through clocks.
+ */
+function gatedTool(name: string, parallelSafe: boolean) {
+  const log: string[] = [];
+  const waiting = new Map<string, () => void>();
+  const tool = defineTool({
+    name,
+    description: `gated ${name}`,
+    parallelSafe,
+    parameters: z.object({ label: z.string() }),
+    run: async ({ label }) => {
+      log.push(`start:${label}`);
+      await new Promise<void>((resolve) => waiting.set(label, resolve));
+      log.push(`end:${label}`);
+      return `${name}:${label}`;
+    },
+  });
+  const started = () => log.filter((entry) => entry.startsWith('start:')).length;
+  const release = (label: string) => {
+    const open = waiting.get(label);
+    if (!open) throw new Error(`${label} is not waiting`);
+    waiting.delete(label);
+    open();
+  };
+  return { tool, log, started, release };
+}
+
 describe('executeBatch', () => {
   it('runs consecutive parallel-safe calls concurrently and keeps the model order', async () => {
-    const reader = slowTool('slow_read', { delayMs: 60, parallelSafe: true });
-    const registry = new ToolRegistry().register(reader);
-    const calls = ['a', 'b', 'c', 'd'].map((id) => call(id, 'slow_read'));
-    const outcome = await executeBatch(calls, options(registry));
+    const reader = gatedTool('reader', true);
+    const registry = new ToolRegistry().register(reader.tool);
+    const calls = ['a', 'b', 'c', 'd'].map((id) => call(id, 'reader'));
+    const running = executeBatch(calls, options(registry));
+    await vi.waitFor(() => expect(reader.started()).toBe(4));
+    for (const label of ['d', 'c', 'b', 'a']) reader.release(label);
+    const outcome = await running;
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['a', 'b', 'c', 'd']);
     expect(outcome.observations.map((m) => m.metadata?.tool_call_index)).toEqual([0, 1, 2, 3]);
-    const latestStart = Math.max(...reader.spans.map((s) => s.start));
-    const earliestEnd = Math.min(...reader.spans.map((s) => s.end));
-    expect(latestStart).toBeLessThan(earliestEnd);
   });
 
   it('never runs more parallel calls at once than the cap', async () => {
-    const reader = slowTool('slow_read', { delayMs: 30, parallelSafe: true });
-    const registry = new ToolRegistry().register(reader);
-    const calls = ['a', 'b', 'c', 'd', 'e'].map((id) => call(id, 'slow_read'));
-    await executeBatch(calls, options(registry, { maxParallel: 2 }));
-    const events = reader.spans.flatMap((s) => [
-      { t: s.start, d: 1 },
-      { t: s.end, d: -1 },
-    ]);
-    events.sort((x, y) => x.t - y.t || x.d - y.d);
-    let running = 0;
-    let peak = 0;
-    for (const e of events) {
-      running += e.d;
-      peak = Math.max(peak, running);
+    const reader = gatedTool('reader', true);
+    const registry = new ToolRegistry().register(reader.tool);
+    const calls = ['a', 'b', 'c', 'd', 'e'].map((id) => call(id, 'reader'));
+    const running = executeBatch(calls, options(registry, { maxParallel: 2 }));
+    await vi.waitFor(() => expect(reader.started()).toBe(2));
+    await settle();
+    expect(reader.started()).toBe(2);
+    reader.release('a');
+    await vi.waitFor(() => expect(reader.started()).toBe(3));
+    await settle();
+    expect(reader.started()).toBe(3);
+    for (const label of ['b', 'c', 'd', 'e']) {
+      await vi.waitFor(() => expect(reader.log).toContain(`start:${label}`));
+      reader.release(label);
     }
-    expect(peak).toBe(2);
+    expect((await running).observations).toHaveLength(5);
   });
 
   it('runs a non-parallel call as a barrier after the calls before it finish', async () => {
-    const reader = slowTool('slow_read', { delayMs: 40, parallelSafe: true });
-    const writer = slowTool('slow_write', { delayMs: 5, parallelSafe: false });
-    const registry = new ToolRegistry().register(reader).register(writer);
-    const calls = [call('r1', 'slow_read'), call('w', 'slow_write'), call('r2', 'slow_read')];
-    const outcome = await executeBatch(calls, options(registry));
+    const reader = gatedTool('reader', true);
+    const writer = gatedTool('writer', false);
+    const registry = new ToolRegistry().register(reader.tool).register(writer.tool);
+    const calls = [call('r1', 'reader'), call('w', 'writer'), call('r2', 'reader')];
+    const running = executeBatch(calls, options(registry));
+    await vi.waitFor(() => expect(reader.started()).toBe(1));
+    await settle();
+    expect(writer.started()).toBe(0);
+    reader.release('r1');
+    await vi.waitFor(() => expect(writer.started()).toBe(1));
+    await settle();
+    expect(reader.started()).toBe(1);
+    writer.release('w');
+    await vi.waitFor(() => expect(reader.started()).toBe(2));
+    reader.release('r2');
+    const outcome = await running;
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['r1', 'w', 'r2']);
-    const w = writer.spans[0];
-    const [r1, r2] = reader.spans;
-    expect(w?.start).toBeGreaterThanOrEqual(r1?.end ?? Number.POSITIVE_INFINITY);
-    expect(r2?.start).toBeGreaterThanOrEqual(w?.end ?? Number.POSITIVE_INFINITY);
   });
 
   it('turns a tool that throws into an error observation and keeps going', async () => {
@@ -86,9 +129,14 @@ describe('executeBatch', () => {
         throw new Error('kaput');
       },
     });
-    const registry = new ToolRegistry()
-      .register(boom)
-      .register(slowTool('ok', { delayMs: 1, parallelSafe: true }));
+    const ok = defineTool({
+      name: 'ok',
+      description: '',
+      parallelSafe: true,
+      parameters: z.object({ label: z.string() }),
+      run: () => 'fine',
+    });
+    const registry = new ToolRegistry().register(boom).register(ok);
     const outcome = await executeBatch([call('1', 'boom'), call('2', 'ok')], options(registry));
     expect(outcome.observations[0]).toMatchObject({
       role: 'tool',
@@ -106,42 +154,59 @@ describe('executeBatch', () => {
 
   it('gives every call a cancelled observation when the signal fires', async () => {
     const controller = new AbortController();
-    const writer = slowTool('slow_write', { delayMs: 20, parallelSafe: false });
-    const registry = new ToolRegistry().register(writer);
-    // Cancel as the first call starts, however slow the machine is.
-    const outcome = await executeBatch(
-      [call('1', 'slow_write'), call('2', 'slow_write'), call('3', 'slow_write')],
-      options(registry, {
-        signal: controller.signal,
-        channel: { onToolCall: () => controller.abort() },
-      }),
+    const writer = gatedTool('writer', false);
+    const registry = new ToolRegistry().register(writer.tool);
+    const running = executeBatch(
+      [call('1', 'writer'), call('2', 'writer'), call('3', 'writer')],
+      options(registry, { signal: controller.signal }),
     );
+    await vi.waitFor(() => expect(writer.started()).toBe(1));
+    controller.abort();
+    writer.release('1');
+    const outcome = await running;
     expect(outcome.cancelled).toBe(true);
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1', '2', '3']);
     expect(outcome.observations.slice(1).every((m) => m.metadata?.error_type === 'cancelled')).toBe(
       true,
     );
-    expect(writer.spans).toHaveLength(1);
+    expect(writer.started()).toBe(1);
   });
 
-  it('stops at a suspended call and lists every call still without an answer', async () => {
-    const registry = new ToolRegistry()
-      .register(slowTool('slow_write', { delayMs: 1, parallelSafe: false }))
-      .use(async (c, next) =>
-        c.call.id === '2'
-          ? {
-              status: 'suspended',
-              approvalId: 'ap',
-              checkpointId: 'cp',
-              output: { content: 'wait', isError: true },
-            }
-          : next(c),
-      );
-    const calls = [call('1', 'slow_write'), call('2', 'slow_write'), call('3', 'slow_write')];
-    const outcome = await executeBatch(calls, options(registry));
+  it('stops at a suspended call, announces it, and lists every call still without an answer', async () => {
+    const events: RunEvent[] = [];
+    const plain = defineTool({
+      name: 'w',
+      description: '',
+      parameters: z.object({ label: z.string() }),
+      run: () => 'done',
+    });
+    const registry = new ToolRegistry().register(plain).use(async (c, next) =>
+      c.call.id === '2'
+        ? {
+            status: 'suspended',
+            approvalId: 'ap',
+            checkpointId: 'cp',
+            output: { content: 'wait', isError: true },
+          }
+        : next(c),
+    );
+    const calls = [call('1', 'w'), call('2', 'w'), call('3', 'w')];
+    const outcome = await executeBatch(
+      calls,
+      options(registry, { events: new EventBus([(e) => void events.push(e)], nullLogger) }),
+    );
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1']);
     expect(outcome.suspended).toMatchObject({ index: 1, approvalId: 'ap', content: 'wait' });
     expect(outcome.suspended?.pending.map((c) => c.id)).toEqual(['2', '3']);
+    expect(events.map((e) => e.type)).toEqual([
+      'tool.start',
+      'tool.end',
+      'tool.start',
+      'tool.end',
+      'approval.required',
+    ]);
+    expect(events[3]).toMatchObject({ status: 'suspended', index: 1 });
+    expect(events[4]).toMatchObject({ approvalId: 'ap', checkpointId: 'cp', call: { id: '2' } });
   });
 });
 
@@ -163,11 +228,23 @@ function scriptedTool(name: string, outputs: ToolOutput[], parallelSafe = false)
 }
 
 const failing: ToolOutput = {
-  content: 'edit could not find old_text in a.txt',
+  content: 'could not find the old text in a.txt',
   isError: true,
+  failure: {
+    kind: 'no_match',
+    advice: 'Call read on a.txt, then copy the text exactly.',
+    suggestedTool: 'read',
+  },
   metadata: { error_type: 'edit_old_text_not_found' },
 };
 const succeeding: ToolOutput = { content: 'edited a.txt', isError: false };
+const readTool = defineTool({
+  name: 'read',
+  description: 'reads',
+  parallelSafe: true,
+  parameters: z.object({ label: z.string().optional() }),
+  run: () => 'content',
+});
 const editCall = (id: string, args: Record<string, unknown> = { path: 'a.txt' }): ToolCall => ({
   id,
   name: 'edit',
@@ -177,18 +254,17 @@ const editCall = (id: string, args: Record<string, unknown> = { path: 'a.txt' })
 describe('executeBatch failure guidance', () => {
   it('translates a failed call into the SOP observation with its category and attempt', async () => {
     const edit = scriptedTool('edit', [failing]);
-    const registry = new ToolRegistry()
-      .register(edit)
-      .register(slowTool('read', { delayMs: 1, parallelSafe: true }));
+    const registry = new ToolRegistry().register(edit).register(readTool);
     const outcome = await executeBatch([editCall('1')], options(registry));
     const observation = outcome.observations[0];
     expect(observation?.content).toMatch(
-      /^Tool failed: old_text was not found in the file\n\nError:\nedit could not find old_text in a\.txt\n\nNext step:\nCall read on a\.txt/,
+      /^Tool failed: the text to replace was not found\n\nError:\ncould not find the old text in a\.txt\n\nNext step:\nCall read on a\.txt/,
     );
     expect(observation?.content).toMatch(/\n\nAttempt: 1$/);
     expect(observation?.metadata).toMatchObject({
       is_error: true,
-      error_type: 'edit_old_text_not_found',
+      error_type: 'no_match',
+      tool_error_type: 'edit_old_text_not_found',
       retryable: true,
       attempt: 1,
       suggested_tool: 'read',
@@ -198,9 +274,7 @@ describe('executeBatch failure guidance', () => {
   });
 
   it('answers a call to an unknown tool with the tools the model can see', async () => {
-    const registry = new ToolRegistry().register(
-      slowTool('read', { delayMs: 1, parallelSafe: true }),
-    );
+    const registry = new ToolRegistry().register(readTool);
     const outcome = await executeBatch(
       [{ id: '1', name: 'delete_everything', arguments: {} }],
       options(registry),
@@ -223,15 +297,17 @@ describe('executeBatch failure guidance', () => {
     expect(second.observations[0]?.metadata?.attempt).toBe(2);
   });
 
-  it("shows the channel the tool's own error while the model gets the guidance", async () => {
+  it("shows watchers the tool's own error while the model gets the guidance", async () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit);
-    const seen: ToolOutput[] = [];
-    const outcome = await executeBatch(
-      [editCall('1')],
-      options(registry, { channel: { onToolResult: ({ output }) => seen.push(output) } }),
+    const ends: RunEvent[] = [];
+    const events = new EventBus([(e) => void (e.type === 'tool.end' && ends.push(e))], nullLogger);
+    const outcome = await executeBatch([editCall('1')], options(registry, { events }));
+    const end = ends[0];
+    expect(end?.type === 'tool.end' && end.output.content).toBe(
+      'could not find the old text in a.txt',
     );
-    expect(seen.map((o) => o.content)).toEqual(['edit could not find old_text in a.txt']);
+    expect(end?.type === 'tool.end' && end.observation.content).toMatch(/^Tool failed: /);
     expect(outcome.observations[0]?.content).toMatch(/^Tool failed: /);
   });
 
@@ -239,6 +315,7 @@ describe('executeBatch failure guidance', () => {
     const cancelled: ToolOutput = {
       content: 'read cancelled',
       isError: true,
+      failure: { kind: 'cancelled' },
       metadata: { error_type: 'cancelled' },
     };
     const edit = scriptedTool('edit', [cancelled]);
@@ -296,8 +373,8 @@ describe('executeBatch repeated-failure breaker', () => {
     expect(edit.runs()).toBe(2);
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1', '2', '3', '4']);
     expect(outcome.observations.map((m) => m.metadata?.error_type)).toEqual([
-      'edit_old_text_not_found',
-      'edit_old_text_not_found',
+      'no_match',
+      'no_match',
       'repeat_call_blocked',
       'repeat_call_blocked',
     ]);
@@ -372,7 +449,7 @@ describe('executeBatch repeated-failure breaker', () => {
     const allowed = await executeBatch([editCall('5')], options(registry, { failureTracker }));
     expect(edit.runs()).toBe(1);
     expect(allowed.observations[0]?.metadata).toMatchObject({
-      error_type: 'edit_old_text_not_found',
+      error_type: 'no_match',
       attempt: 1,
     });
   });

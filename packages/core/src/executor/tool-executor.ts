@@ -1,8 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { errorMessage } from '../errors.js';
 import { type Message, msg, type ToolCall } from '../messages.js';
-import { type Channel, notify } from '../observe/channel.js';
+import type { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
-import type { SpanHandle, Tracer } from '../observe/tracer.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { ToolExecutionResult, ToolOutput } from '../tool.js';
 import type { ToolMetadata } from '../tool-metadata.js';
@@ -18,20 +18,26 @@ import {
 import { runWithLimit } from './run-with-limit.js';
 import { executorText } from './strings.js';
 
-/** Everything one batch of tool calls needs. */
+/**
+ * Everything one batch of tool calls needs.
+ *
+ * @example
+ * const options: ExecuteBatchOptions = { registry, runId, step: 1, workdir, signal, visibleTools, maxParallel: 4, events, logger };
+ */
 export interface ExecuteBatchOptions {
   registry: ToolRegistry;
+  runId: string;
+  /** The step the batch belongs to, for its events. */
+  step: number;
   workdir: string;
   session?: SessionRef;
-  runId?: string;
   signal: AbortSignal;
   visibleTools: readonly string[];
   /** Cap on concurrently running parallel-safe calls (≥ 1). */
   maxParallel: number;
-  channel?: Channel;
+  /** Receives `tool.start`, `tool.end` and `approval.required` for every call that runs. */
+  events: EventBus;
   logger: Logger;
-  tracer: Tracer;
-  parentSpan?: SpanHandle;
   /** Extra metadata handed to middlewares with every call (e.g. the checkpoint draft). */
   metadata?: ToolMetadata;
   /**
@@ -41,7 +47,12 @@ export interface ExecuteBatchOptions {
   failureTracker?: FailureTracker;
 }
 
-/** What happened to a batch: one observation per call that got an answer, in the model's order. */
+/**
+ * What happened to a batch: one observation per call that got an answer, in the model's order.
+ *
+ * @example
+ * const { observations, suspended, cancelled } = await executeBatch(calls, options);
+ */
 export interface BatchOutcome {
   observations: Message[];
   /**
@@ -154,27 +165,23 @@ async function runOne(
   options: ExecuteBatchOptions,
   tracker: FailureTracker,
 ): Promise<CallResult> {
-  const { channel, logger } = options;
+  const { events, logger, runId, step } = options;
   if (options.signal.aborted) return { kind: 'answered', observation: cancelledObservation(call) };
   const key = failureKey(call);
   if (tracker.shouldBlock(key)) return blockCall(call, index, key, options, tracker);
-  notify(channel, logger, 'onToolCall', { call, index });
-  const span = startToolSpan(call, index, options);
+  events.emit({ type: 'tool.start', runId, step, call, index });
   const started = performance.now();
   let result: ToolExecutionResult;
   try {
-    // The tool runs inside its span, so a subagent it starts nests under this tool.call.
-    result = await options.tracer.withSpan(span, () =>
-      options.registry.execute({
-        call,
-        workdir: options.workdir,
-        signal: options.signal,
-        visibleTools: options.visibleTools,
-        metadata: { ...options.metadata, tool_call_index: index },
-        ...(options.session ? { session: options.session } : {}),
-        ...(options.runId ? { runId: options.runId } : {}),
-      }),
-    );
+    result = await options.registry.execute({
+      call,
+      workdir: options.workdir,
+      signal: options.signal,
+      visibleTools: options.visibleTools,
+      metadata: { ...options.metadata, tool_call_index: index },
+      runId,
+      ...(options.session ? { session: options.session } : {}),
+    });
   } catch (error) {
     // A tool or middleware bug must never crash the run: the model gets an error observation.
     logger.warn(`tool ${call.name} threw: ${errorMessage(error)}`);
@@ -183,25 +190,43 @@ async function runOne(
       output: {
         content: executorText.unexpectedFailure(call.name, errorMessage(error)),
         isError: true,
+        failure: { kind: 'execution_error' },
         metadata: { error_type: 'execution_error' },
       },
     };
   }
-  const output = adviseOnFailure(call, result, key, options, tracker);
-  endToolSpan(span, call, output, result, Math.round(performance.now() - started), options);
-  // People watching get the tool's own words; the SOP rewrite is written for the model.
-  notify(channel, logger, 'onToolResult', { call, index, output: result.output });
+  const observed = adviseOnFailure(call, result, key, options, tracker);
+  events.emit({
+    type: 'tool.end',
+    runId,
+    step,
+    call,
+    index,
+    status: result.status,
+    // People watching get the tool's own words; the guidance is written for the model.
+    output: result.output,
+    observation: observed,
+    latencyMs: Math.max(0, Math.round(performance.now() - started)),
+    blocked: false,
+  });
   if (result.status === 'suspended') {
+    const content = observed.content || executorText.approvalRequired;
+    events.emit({
+      type: 'approval.required',
+      runId,
+      step,
+      call,
+      index,
+      approvalId: result.approvalId,
+      checkpointId: result.checkpointId,
+      summary: content,
+    });
     return {
       kind: 'suspended',
-      suspension: {
-        approvalId: result.approvalId,
-        checkpointId: result.checkpointId,
-        content: output.content || executorText.approvalRequired,
-      },
+      suspension: { approvalId: result.approvalId, checkpointId: result.checkpointId, content },
     };
   }
-  return { kind: 'answered', observation: observation(call, index, output, result) };
+  return { kind: 'answered', observation: observation(call, index, observed, result) };
 }
 
 /**
@@ -223,7 +248,7 @@ function adviseOnFailure(
     return output;
   }
   // A call cut short by cancellation says nothing about the model's choice of arguments.
-  if (output.metadata?.error_type === 'cancelled' || options.signal.aborted) return output;
+  if (output.failure?.kind === 'cancelled' || options.signal.aborted) return output;
   const attempt = tracker.recordFailure(key);
   const translated = translateFailure(
     { call, output, visibleTools: options.visibleTools },
@@ -233,7 +258,7 @@ function adviseOnFailure(
   options.logger.debug(
     executorText.guidanceLog({
       tool: call.name,
-      errorType: translated.guidance.category,
+      errorType: translated.guidance.kind,
       attempt,
       retryable: translated.guidance.retryable,
       suggestedTool: translated.guidance.suggestedTool,
@@ -250,90 +275,27 @@ function blockCall(
   options: ExecuteBatchOptions,
   tracker: FailureTracker,
 ): CallResult {
-  const { channel, logger } = options;
+  const { events, runId, step } = options;
   const attempt = tracker.recordFailure(key);
-  logger.warn(executorText.blockedLog(call.name, attempt));
-  notify(channel, logger, 'onToolCall', { call, index });
-  const span = startToolSpan(call, index, options);
+  options.logger.warn(executorText.blockedLog(call.name, attempt));
   const output = blockedCallOutput(call, attempt);
-  span.setAttributes({ blocked: true });
-  endToolSpan(span, call, output, { status: 'completed', output }, 0, options);
-  notify(channel, logger, 'onToolResult', { call, index, output });
+  events.emit({ type: 'tool.start', runId, step, call, index });
+  events.emit({
+    type: 'tool.end',
+    runId,
+    step,
+    call,
+    index,
+    status: 'completed',
+    output,
+    observation: output,
+    latencyMs: 0,
+    blocked: true,
+  });
   return {
     kind: 'answered',
     observation: observation(call, index, output, { status: 'completed', output }),
   };
-}
-
-/**
- * Open the `tool.call` span under the step (explicit parent: parallel calls run concurrently, so
- * "the current span" would be ambiguous). `tool_call_index` orders the step's children.
- */
-function startToolSpan(call: ToolCall, index: number, options: ExecuteBatchOptions): SpanHandle {
-  const span = options.tracer.startSpan(
-    'tool.call',
-    `tool.${call.name}`,
-    {
-      tool_call_id: call.id,
-      tool_name: call.name,
-      tool_call_index: index,
-      session_key: options.session?.key,
-      session_source: options.session?.source,
-      arguments_error: call.argumentsError === undefined ? undefined : true,
-    },
-    options.parentSpan,
-  );
-  // Raw arguments go to the tracer, which keeps hashes only unless replay mode is on.
-  span.recordPayload('tool_arguments', call.arguments);
-  return span;
-}
-
-/**
- * Close the span with the outcome. A suspension is not a failure of the call, so it ends `ok`
- * with an instant `approval.pause` child that names the approval to resume.
- */
-function endToolSpan(
-  span: SpanHandle,
-  call: ToolCall,
-  output: ToolOutput,
-  result: ToolExecutionResult,
-  latencyMs: number,
-  options: ExecuteBatchOptions,
-): void {
-  const metadata = output.metadata ?? {};
-  const errorType = typeof metadata.error_type === 'string' ? metadata.error_type : undefined;
-  span.recordPayload('tool_observation', output.content);
-  span.setAttributes({
-    is_error: output.isError,
-    denied: result.status === 'denied',
-    suspended: result.status === 'suspended',
-    doom_loop_detected: metadata.doom_loop_detected === true,
-    error_type: errorType,
-    retryable: typeof metadata.retryable === 'boolean' ? metadata.retryable : undefined,
-    suggested_tool:
-      typeof metadata.suggested_tool === 'string' ? metadata.suggested_tool : undefined,
-    attempt: typeof metadata.attempt === 'number' ? metadata.attempt : undefined,
-    latency_ms: latencyMs,
-    result_chars: output.content.length,
-  });
-  if (result.status === 'suspended') {
-    span.setAttributes({ approval_id: result.approvalId, checkpoint_id: result.checkpointId });
-    options.tracer
-      .startSpan(
-        'approval.pause',
-        `approval.pause.${call.name}`,
-        {
-          approval_id: result.approvalId,
-          checkpoint_id: result.checkpointId,
-          tool_call_id: call.id,
-          tool_name: call.name,
-          reason: errorType ?? 'approval_required',
-        },
-        span,
-      )
-      .end('ok');
-  }
-  span.end(output.isError && result.status !== 'suspended' ? 'error' : 'ok');
 }
 
 function observation(

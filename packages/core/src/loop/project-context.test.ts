@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgent } from '../agent/create-agent.js';
 import type { LLMRequest } from '../provider.js';
-import { InMemoryMemory, testSession } from '../testing/fakes.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { MainLoop } from './main-loop.js';
 
 // The real ContextBuilder reading a real workdir: AGENTS.md and a project skill reach the model,
 // and the skill's allowed-tools limits both what the model sees and what may run.
@@ -48,12 +46,8 @@ afterEach(() => rm(workdir, { recursive: true, force: true }));
 describe('project context in a run', () => {
   it('sends the AGENTS.md sentence and the explicitly invoked skill body as system messages', async () => {
     const provider = new ScriptedProvider({ turns: [{ text: 'ok' }] });
-    const loop = new MainLoop({
-      provider,
-      tools: new ToolRegistry().register(readTool).register(writeTool),
-      memory: new InMemoryMemory(),
-    });
-    await loop.run({ prompt: '$review src/app.ts', session: testSession(workdir) });
+    const agent = createAgent({ provider, tools: [readTool, writeTool], workdir });
+    await agent.run('$review src/app.ts');
     const system = (provider.requests[0] as LLMRequest).messages
       .filter((m) => m.role === 'system')
       .map((m) => m.content)
@@ -70,16 +64,28 @@ describe('project context in a run', () => {
         { text: 'done' },
       ],
     });
-    const loop = new MainLoop({
-      provider,
-      tools: new ToolRegistry().register(readTool).register(writeTool),
-      memory: new InMemoryMemory(),
-    });
-    const result = await loop.run({ prompt: '$review do it', session: testSession(workdir) });
+    const agent = createAgent({ provider, tools: [readTool, writeTool], workdir });
+    const result = await agent.run('$review do it');
     expect(result.stopReason).toBe('final');
     expect(provider.requests[0]?.tools.map((t) => t.name)).toEqual(['read']);
     expect(wrote).toEqual([]);
     const answer = (provider.requests[1] as LLMRequest).messages.find((m) => m.role === 'tool');
     expect(answer?.metadata?.is_error).toBe(true);
+    expect(answer?.content).toContain('unknown tool: "write"');
+  });
+
+  it('reads neither AGENTS.md nor skills when project context is off', async () => {
+    const provider = new ScriptedProvider({ turns: [{ text: 'ok' }] });
+    const agent = createAgent({
+      provider,
+      tools: [readTool, writeTool],
+      workdir,
+      projectContext: false,
+    });
+    await agent.run('$review src/app.ts');
+    const sent = JSON.stringify((provider.requests[0] as LLMRequest).messages);
+    expect(sent).not.toContain('British English');
+    expect(sent).not.toContain('carefully and never modify');
+    expect(provider.requests[0]?.tools.map((t) => t.name)).toEqual(['read', 'write']);
   });
 });

@@ -1,16 +1,36 @@
 import { z } from 'zod';
 import type { LLMUsage } from '../provider.js';
 
+/**
+ * How a run uses the model: act with tools, think without, plan, or plan then act.
+ *
+ * @example
+ * runModes.includes('plan-act'); // true
+ */
 export const runModes = ['act', 'think', 'plan', 'plan-act'] as const;
-/** How a run uses the model: act with tools, think without, plan, or plan then act. */
+
+/**
+ * One of {@link runModes}.
+ *
+ * @example
+ * const mode: RunMode = 'think';
+ */
 export type RunMode = (typeof runModes)[number];
 
-/** What one step is for. */
+/**
+ * What one step is for: `act` offers tools; `think` and `plan` do not.
+ *
+ * @example
+ * const phase: Phase = 'plan';
+ */
 export type Phase = 'act' | 'think' | 'plan';
 
-/** Whether tools are offered on a step. */
-export type ToolPolicy = 'auto' | 'none';
-
+/**
+ * Why a run ended.
+ *
+ * @example
+ * stopReasons.includes('final'); // true
+ */
 export const stopReasons = [
   'final',
   'max_steps_exhausted',
@@ -20,7 +40,12 @@ export const stopReasons = [
   'cancelled',
   'provider_error',
 ] as const;
-/** Why a run ended. */
+/**
+ * One of {@link stopReasons}.
+ *
+ * @example
+ * if (result.stopReason === 'approval_required') console.log(result.approvalId);
+ */
 export type StopReason = (typeof stopReasons)[number];
 
 /**
@@ -50,6 +75,12 @@ export interface RunResult {
   tracePath?: string;
 }
 
+/**
+ * Schema of a {@link RunResult} read back from JSON (e.g. the CLI's `run --json` output).
+ *
+ * @example
+ * const result = runResultSchema.parse(JSON.parse(stdout));
+ */
 export const runResultSchema = z.object({
   runId: z.string(),
   sessionKey: z.string(),

@@ -8,6 +8,8 @@ export const loopText = {
     `Tool calls are not allowed in the ${phase} phase; this call was not executed.`,
   cancelled: 'The run was cancelled.',
   providerFailed: (message: string): string => `Model provider error: ${message}`,
-  planStoreRequired: (mode: string): string =>
-    `mode ${mode} needs plan files: create the MainLoop with a plans store (e.g. new FilePlanStoreFactory(stateDir))`,
+  memoryUnreadable: (detail: string): string =>
+    `memory could not be read, continuing without it: ${detail}`,
+  memoryUnwritable: (detail: string): string => `memory could not be written: ${detail}`,
+  traceUnwritable: (detail: string): string => `trace could not be written: ${detail}`,
 };

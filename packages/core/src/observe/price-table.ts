@@ -16,53 +16,13 @@ export interface ModelPrice {
 }
 
 /**
- * Model name → price. Look models up with {@link findModelPrice}, not by indexing.
+ * Model name → price. Look models up with {@link findModelPrice}, not by indexing. Each provider
+ * package ships the table of its vendor's models; users extend it with a prices file.
  *
  * @example
  * const table: PriceTable = { 'my-model': { inputPerMTok: 1.25, outputPerMTok: 10 } };
  */
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
-
-/**
- * List prices at time of writing (mid 2026), standard tier, short context; providers change them
- * and charge more for long prompts. Override or extend with the `TINY_CLAW_PRICES` file.
- *
- * @example
- * defaultPriceTable['gpt-5.4']?.inputPerMTok; // → 2.5
- */
-export const defaultPriceTable: PriceTable = Object.freeze({
-  'gpt-5.4': { inputPerMTok: 2.5, cachedInputPerMTok: 0.25, outputPerMTok: 15 },
-  'gpt-5.4-mini': { inputPerMTok: 0.75, cachedInputPerMTok: 0.075, outputPerMTok: 4.5 },
-  'gpt-5': { inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 },
-  'gpt-5-mini': { inputPerMTok: 0.25, cachedInputPerMTok: 0.025, outputPerMTok: 2 },
-  'gpt-4.1': { inputPerMTok: 2, cachedInputPerMTok: 0.5, outputPerMTok: 8 },
-  'gpt-4o': { inputPerMTok: 2.5, cachedInputPerMTok: 1.25, outputPerMTok: 10 },
-  'gpt-4o-mini': { inputPerMTok: 0.15, cachedInputPerMTok: 0.075, outputPerMTok: 0.6 },
-  'claude-sonnet-4-20250514': {
-    inputPerMTok: 3,
-    cachedInputPerMTok: 0.3,
-    cacheWritePerMTok: 3.75,
-    outputPerMTok: 15,
-  },
-  'claude-sonnet-4-5': {
-    inputPerMTok: 3,
-    cachedInputPerMTok: 0.3,
-    cacheWritePerMTok: 3.75,
-    outputPerMTok: 15,
-  },
-  'claude-opus-4-1': {
-    inputPerMTok: 15,
-    cachedInputPerMTok: 1.5,
-    cacheWritePerMTok: 18.75,
-    outputPerMTok: 75,
-  },
-  'claude-3-5-haiku': {
-    inputPerMTok: 0.8,
-    cachedInputPerMTok: 0.08,
-    cacheWritePerMTok: 1,
-    outputPerMTok: 4,
-  },
-});
 
 const rate = z.number({
   error: (issue) =>
@@ -84,8 +44,8 @@ const priceEntrySchema = z.strictObject({
  * tokens; unknown keys are rejected so a typo (`ouput`) is reported rather than ignored:
  *
  * ```json
- * { "models": { "gpt-5.4": { "input": 2.5, "output": 15, "cached_input": 0.25 },
- *               "claude-sonnet-4-5": { "input": 3, "output": 15, "cached_input": 0.3, "cache_write": 3.75 } } }
+ * { "models": { "my-model": { "input": 2.5, "output": 15, "cached_input": 0.25 },
+ *               "my-cached-model": { "input": 3, "output": 15, "cached_input": 0.3, "cache_write": 3.75 } } }
  * ```
  *
  * @example
@@ -122,7 +82,7 @@ export type PriceFile = z.input<typeof priceTableSchema>;
  * field by field: a default cached rate must not survive next to a user's new input rate.
  *
  * @example
- * const prices = mergePriceTables(defaultPriceTable, await loadPriceFile(path));
+ * const prices = mergePriceTables(providerPrices, await loadPriceFile(path));
  */
 export function mergePriceTables(base: PriceTable, extra: PriceTable): PriceTable {
   return Object.freeze({ ...base, ...extra });
@@ -133,13 +93,13 @@ const SNAPSHOT_SUFFIX = /-(?:\d{4}-\d{2}-\d{2}|\d{8}|latest)$/;
 
 /**
  * The price of `model`: an exact entry first, then the same name ignoring case, without a router
- * prefix (`openai/gpt-4o`) and without a snapshot suffix (`gpt-5.4-2026-03-01` → `gpt-5.4`,
- * `claude-sonnet-4` → `claude-sonnet-4-20250514`). Only snapshot suffixes are dropped: a
- * different variant (`gpt-5.4-pro`, `gpt-5-mini`) stays unpriced rather than priced as its base.
+ * prefix (`vendor/model-a`) and without a snapshot suffix (`model-a-2026-03-01` → `model-a`,
+ * `model-b` → `model-b-20250514`). Only snapshot suffixes are dropped: a different variant
+ * (`model-a-pro`, `model-a-mini`) stays unpriced rather than priced as its base.
  *
  * @example
- * findModelPrice(defaultPriceTable, 'gpt-5.4-2026-03-01'); // → the gpt-5.4 entry
- * findModelPrice(defaultPriceTable, 'gpt-5.4-pro'); // → undefined
+ * findModelPrice(table, 'model-a-2026-03-01'); // → the model-a entry
+ * findModelPrice(table, 'model-a-pro'); // → undefined
  */
 export function findModelPrice(table: PriceTable, model: string): ModelPrice | undefined {
   if (Object.hasOwn(table, model)) return table[model];
@@ -161,8 +121,8 @@ export function findModelPrice(table: PriceTable, model: string): ModelPrice | u
 /**
  * Estimated USD cost of one call, or undefined when the model is not in `table`.
  *
- * `usage.inputTokens` counts every prompt token, cached or not (OpenAI's `prompt_tokens`;
- * Anthropic's `input_tokens + cache_read_input_tokens + cache_creation_input_tokens`):
+ * `usage.inputTokens` counts every prompt token, cached or not (providers that report cached
+ * tokens apart add them back before they hand usage over):
  * `cacheReadTokens` are billed at the cached rate, `cacheWriteTokens` at the cache-write rate and
  * the rest at the input rate. Reasoning tokens are already part of `outputTokens`.
  *

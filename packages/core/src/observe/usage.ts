@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { modelCallers } from './call-scope.js';
+import { runCallers } from './run-events.js';
 
 const tokenCount = z.number().int().nonnegative();
 
@@ -37,7 +37,7 @@ export const usageEventSchema = z.object({
   mode: z.string().nullable(),
   phase: z.string().nullable(),
   step: z.number().int().nullable(),
-  caller: z.enum(modelCallers).nullable(),
+  caller: z.enum(runCallers).nullable(),
   /** The response's provider, or the wrapped provider's name when the call failed. */
   provider: z.string(),
   model: z.string().nullable(),

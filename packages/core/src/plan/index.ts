@@ -1,38 +1,16 @@
-export { PlanActRun, type PlanActStart, type TodoVerdict } from './plan-act-run.js';
+export { planActStrategy } from './plan-act-strategy.js';
 export {
-  FilePlanStore,
-  FilePlanStoreFactory,
+  diskPlanFiles,
+  memoryPlanFiles,
   PLAN_FILE,
+  type PlanFileAccess,
+  type PlanFileName,
+  PlanFileStore,
   type PlanSnapshot,
   type PlanStore,
-  type PlanStoreFactory,
   planSnapshot,
   TODO_FILE,
 } from './plan-files.js';
-export { createPlanPrompt, executeTodoPrompt, replanPrompt } from './plan-prompts.js';
-export { renderAllDone, renderPlan, renderPlanMemory } from './plan-render.js';
-export {
-  extractPlanDocuments,
-  normalizePlanMarkdown,
-  type PlanFiles,
-  planFilesFromResponse,
-  revisedPlanFiles,
-} from './plan-response.js';
-export {
-  BLOCKER_REASON_MAX_CHARS,
-  PLAN_STEP_STATUS,
-  type PlanStepStatus,
-  planStepStatus,
-  planStepStatuses,
-  statusReason,
-} from './plan-status.js';
-export {
-  appendTodoBlocker,
-  formatTodoItem,
-  keepCompletedItems,
-  markTodoDone,
-  nextOpenItem,
-  normalizeTodoMarkdown,
-  parseTodoItems,
-  type TodoItem,
-} from './todo-grammar.js';
+export { planModeStrategy } from './plan-mode-strategy.js';
+export type { PlanFiles } from './plan-response.js';
+export type { TodoItem } from './todo-grammar.js';

@@ -1,8 +1,6 @@
 import { readFile, rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errorMessage, StateError } from '../errors.js';
-import { sessionDirectory } from '../session/session-key.js';
-import type { SessionRef } from '../session/session-ref.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import { isErrnoError } from '../store/errno.js';
 import { withPathLock } from '../store/path-lock.js';
@@ -41,7 +39,7 @@ export interface PlanSnapshot extends PlanFiles {
  * so concurrent updates in one process never lose each other's edits.
  *
  * @example
- * const store = new FilePlanStoreFactory(stateDir).forSession(session);
+ * const store = createFileStore(stateDir).plans(session);
  * await store.createMissing({ plan: '# PLAN.md\n', todo: '- [ ] TC-001 Go\n' });
  */
 export interface PlanStore {
@@ -61,63 +59,71 @@ export interface PlanStore {
 }
 
 /**
- * Hands out the plan store of each session.
+ * Where a plan store keeps its two files: a directory on disk, or a map in memory.
  *
  * @example
- * const plans: PlanStoreFactory = new FilePlanStoreFactory(stateDir);
+ * const access: PlanFileAccess = memoryPlanFiles('memory:cli-1a2b3c4d5e6f-default/plan');
  */
-export interface PlanStoreFactory {
-  forSession(session: Pick<SessionRef, 'key'>): PlanStore;
+export interface PlanFileAccess {
+  readonly dir: string;
+  read(name: PlanFileName): Promise<string | undefined>;
+  write(name: PlanFileName, text: string): Promise<void>;
+  /** Delete the file; true when it existed. */
+  remove(name: PlanFileName): Promise<boolean>;
+  /** Run `fn` alone among the changes of this store. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** After a reset: drop the (now empty) container if nothing else is in it. */
+  cleanUp(): Promise<void>;
 }
 
+/** The two plan files. */
+export type PlanFileName = typeof PLAN_FILE | typeof TODO_FILE;
+
 /**
- * Plan files in a directory: `<dir>/PLAN.md` and `<dir>/TODO.md`.
+ * The plan files of one session over a {@link PlanFileAccess}. Every change is made under the
+ * access's lock, so concurrent updates in one process never lose each other's edits.
  *
  * @example
- * const store = new FilePlanStore('/state/sessions/cli-1a2b3c4d5e6f-default/plan');
+ * const store = new PlanFileStore(memoryPlanFiles('memory:demo/plan'));
+ * await store.createMissing({ plan: '# PLAN.md\n', todo: '- [ ] TC-001 Go\n' });
  */
-export class FilePlanStore implements PlanStore {
-  readonly dir: string;
-  readonly planPath: string;
-  readonly todoPath: string;
+export class PlanFileStore implements PlanStore {
+  readonly #files: PlanFileAccess;
 
-  constructor(dir: string) {
-    this.dir = resolve(dir);
-    this.planPath = join(this.dir, PLAN_FILE);
-    this.todoPath = join(this.dir, TODO_FILE);
+  constructor(files: PlanFileAccess) {
+    this.#files = files;
+  }
+
+  get dir(): string {
+    return this.#files.dir;
   }
 
   async read(): Promise<PlanSnapshot | undefined> {
-    const [plan, todo] = await Promise.all([
-      readIfExists(this.planPath),
-      readIfExists(this.todoPath),
-    ]);
-    if (plan === undefined || todo === undefined) return undefined;
-    return planSnapshot(this.dir, { plan, todo });
+    const current = await this.#readBoth();
+    return current.plan === undefined || current.todo === undefined
+      ? undefined
+      : planSnapshot(this.dir, { plan: current.plan, todo: current.todo });
   }
 
   createMissing(files: PlanFiles): Promise<PlanSnapshot> {
-    return withPathLock(this.dir, async () => {
-      const [plan, todo] = await Promise.all([
-        readIfExists(this.planPath),
-        readIfExists(this.todoPath),
-      ]);
+    return this.#files.exclusive(async () => {
+      const current = await this.#readBoth();
       const next = {
-        plan: plan ?? withTrailingNewline(files.plan),
-        todo: todo ?? withTrailingNewline(files.todo),
+        plan: current.plan ?? withTrailingNewline(files.plan),
+        todo: current.todo ?? withTrailingNewline(files.todo),
       };
-      if (plan === undefined) await writeFileAtomic(this.planPath, next.plan);
-      if (todo === undefined) await writeFileAtomic(this.todoPath, next.todo);
+      if (current.plan === undefined) await this.#files.write(PLAN_FILE, next.plan);
+      if (current.todo === undefined) await this.#files.write(TODO_FILE, next.todo);
       return planSnapshot(this.dir, next);
     });
   }
 
   replace(files: PlanFiles): Promise<PlanSnapshot> {
-    return withPathLock(this.dir, async () => {
+    return this.#files.exclusive(async () => {
       const next = { plan: withTrailingNewline(files.plan), todo: withTrailingNewline(files.todo) };
       // TODO.md last: a crash in between leaves the old checklist, which still matches its items.
-      await writeFileAtomic(this.planPath, next.plan);
-      await writeFileAtomic(this.todoPath, next.todo);
+      await this.#files.write(PLAN_FILE, next.plan);
+      await this.#files.write(TODO_FILE, next.todo);
       return planSnapshot(this.dir, next);
     });
   }
@@ -131,60 +137,94 @@ export class FilePlanStore implements PlanStore {
   }
 
   reset(): Promise<string[]> {
-    return withPathLock(this.dir, async () => {
+    return this.#files.exclusive(async () => {
       const removed: string[] = [];
-      for (const path of [this.planPath, this.todoPath]) {
-        try {
-          await rm(path);
-          removed.push(path);
-        } catch (error) {
-          if (isErrnoError(error, 'ENOENT')) continue;
-          throw new StateError(`Could not delete ${path}: ${errorMessage(error)}`, {
-            cause: error,
-          });
-        }
+      for (const name of [PLAN_FILE, TODO_FILE] as const) {
+        if (await this.#files.remove(name)) removed.push(join(this.dir, name));
       }
-      // The directory only held the plan; leave it when something else (a person's notes) is in it.
-      await rmdir(this.dir).catch(() => undefined);
+      await this.#files.cleanUp();
       return removed;
     });
   }
 
+  async #readBoth(): Promise<{ plan: string | undefined; todo: string | undefined }> {
+    const [plan, todo] = await Promise.all([
+      this.#files.read(PLAN_FILE),
+      this.#files.read(TODO_FILE),
+    ]);
+    return { plan, todo };
+  }
+
   #updateTodo(change: (todo: string) => string): Promise<PlanSnapshot> {
-    return withPathLock(this.dir, async () => {
-      const [plan, todo] = await Promise.all([
-        readIfExists(this.planPath),
-        readIfExists(this.todoPath),
-      ]);
+    return this.#files.exclusive(async () => {
+      const { plan, todo } = await this.#readBoth();
       if (plan === undefined || todo === undefined) {
         throw new StateError(
           `The plan files in ${this.dir} are missing; they may have been reset.`,
         );
       }
       const next = { plan, todo: change(todo) };
-      await writeFileAtomic(this.todoPath, next.todo);
+      await this.#files.write(TODO_FILE, next.todo);
       return planSnapshot(this.dir, next);
     });
   }
 }
 
 /**
- * Gives each session its plan directory, `<stateDir>/sessions/<key>/plan`.
+ * Plan files in a directory on disk: atomic writes under a per-directory lock.
  *
  * @example
- * const store = new FilePlanStoreFactory('/home/me/.tiny-claw').forSession(session);
+ * const store = new PlanFileStore(diskPlanFiles('/state/sessions/cli-1a2b3c4d5e6f-default/plan'));
  */
-export class FilePlanStoreFactory implements PlanStoreFactory {
-  readonly stateDir: string;
+export function diskPlanFiles(dir: string): PlanFileAccess {
+  const absolute = resolve(dir);
+  return {
+    dir: absolute,
+    read: (name) => readIfExists(join(absolute, name)),
+    write: (name, text) => writeFileAtomic(join(absolute, name), text),
+    async remove(name) {
+      const path = join(absolute, name);
+      try {
+        await rm(path);
+        return true;
+      } catch (error) {
+        if (isErrnoError(error, 'ENOENT')) return false;
+        throw new StateError(`Could not delete ${path}: ${errorMessage(error)}`, { cause: error });
+      }
+    },
+    exclusive: (fn) => withPathLock(absolute, fn),
+    // The directory only held the plan; leave it when something else (a person's notes) is in it.
+    cleanUp: () =>
+      rmdir(absolute).then(
+        () => undefined,
+        () => undefined,
+      ),
+  };
+}
 
-  constructor(stateDir: string) {
-    this.stateDir = resolve(stateDir);
-  }
-
-  /** The store of `session`; the key is validated before it becomes a path. */
-  forSession(session: Pick<SessionRef, 'key'>): FilePlanStore {
-    return new FilePlanStore(join(sessionDirectory(this.stateDir, session.key), 'plan'));
-  }
+/**
+ * Plan files kept in memory, for agents without a file store.
+ *
+ * @example
+ * const store = new PlanFileStore(memoryPlanFiles('memory:demo/plan'));
+ */
+export function memoryPlanFiles(dir: string): PlanFileAccess {
+  const files = new Map<PlanFileName, string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    dir,
+    read: async (name) => files.get(name),
+    write: async (name, text) => {
+      files.set(name, text);
+    },
+    remove: async (name) => files.delete(name),
+    exclusive<T>(fn: () => Promise<T>): Promise<T> {
+      const result = queue.then(fn);
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    cleanUp: async () => {},
+  };
 }
 
 /**

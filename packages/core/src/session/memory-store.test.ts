@@ -2,8 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../errors.js';
-import { FileMemoryStore, memoryLineSchema, SessionMemoryStore } from './memory-store.js';
+import { FileMemoryStore, memoryLineSchema } from './memory-store.js';
 
 let root: string;
 
@@ -190,18 +189,5 @@ describe('FileMemoryStore', () => {
     await appendFile(memory.path, '{"key":"b","value":"2"}');
     expect(await memory.readRecent(1)).toEqual(['b: 2']);
     expect(await memory.readRecent(2)).toEqual(['a: 1', 'b: 2']);
-  });
-});
-
-describe('SessionMemoryStore', () => {
-  it('places each session memory at <stateDir>/sessions/<key>/memory.jsonl', () => {
-    const memory = new SessionMemoryStore(root).forSession({ key: 'cli-1a2b3c4d5e6f-default' });
-    expect(memory.path).toBe(join(root, 'sessions', 'cli-1a2b3c4d5e6f-default', 'memory.jsonl'));
-  });
-
-  it('refuses a key that would escape the sessions directory', () => {
-    expect(() => new SessionMemoryStore(root).forSession({ key: '../../etc' })).toThrow(
-      ConfigurationError,
-    );
   });
 });

@@ -4,8 +4,6 @@ import { z } from 'zod';
 import { errorMessage, StateError } from '../errors.js';
 import { isErrnoError } from '../store/errno.js';
 import { appendJsonLines } from '../store/jsonl-append.js';
-import { sessionDirectory } from './session-key.js';
-import type { SessionRef } from './session-ref.js';
 
 /**
  * One line of `memory.jsonl` as written today.
@@ -98,30 +96,6 @@ export class FileMemoryStore {
       const formatted = formatLine(line);
       return formatted === undefined ? [] : [formatted];
     });
-  }
-}
-
-/**
- * Hands out the {@link FileMemoryStore} of each session under `<stateDir>/sessions/<key>/`.
- *
- * @example
- * const memory = new SessionMemoryStore(stateDir).forSession(session);
- */
-export class SessionMemoryStore {
-  readonly stateDir: string;
-
-  constructor(stateDir: string) {
-    this.stateDir = resolve(stateDir);
-  }
-
-  /**
-   * The memory of `session`; its key is validated before it becomes a path.
-   *
-   * @example
-   * await new SessionMemoryStore(stateDir).forSession({ key: 'cli-1a2b3c4d5e6f-default' }).readRecent();
-   */
-  forSession(session: Pick<SessionRef, 'key'>): FileMemoryStore {
-    return new FileMemoryStore(sessionDirectory(this.stateDir, session.key));
   }
 }
 

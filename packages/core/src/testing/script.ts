@@ -27,7 +27,7 @@ const scriptedTurnSchema = z
 
 /**
  * A scripted conversation: one turn per model call, in order.
- * `{"turns":[{"text":"…","tool_calls":[{"name":"read","arguments":{"path":"a.txt"}}]}]}`
+ * `{"turns":[{"text":"…","tool_calls":[{"name":"lookup","arguments":{"city":"Oslo"}}]}]}`
  */
 export const scriptSchema = z.object({ turns: z.array(scriptedTurnSchema) }).strict();
 
@@ -47,7 +47,7 @@ export function parseScript(value: unknown, source: string): Script {
     .map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
     .join('\n');
   throw new ConfigurationError(
-    `Invalid script ${source}:\n${problems}\nExpected {"turns":[{"text":"…","tool_calls":[{"name":"read","arguments":{…}}]}]}.`,
+    `Invalid script ${source}:\n${problems}\nExpected {"turns":[{"text":"…","tool_calls":[{"name":"lookup","arguments":{…}}]}]}.`,
   );
 }
 

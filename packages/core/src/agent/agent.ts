@@ -1,0 +1,174 @@
+import { stat } from 'node:fs/promises';
+import { ConfigurationError } from '../errors.js';
+import { type RunMode, type RunResult, runModes } from '../loop/run-types.js';
+import type { RunSetup } from '../loop/start-run.js';
+import { startRun } from '../loop/start-run.js';
+import type { RunEvent, RunEventListener } from '../observe/run-events.js';
+import type { LLMProvider } from '../provider.js';
+import { cliSession } from '../session/resolve-session.js';
+import type { SessionRef } from '../session/session-ref.js';
+import type { AgentStore } from '../store/agent-store.js';
+import { RunEventStream } from './event-stream.js';
+import { agentText } from './strings.js';
+
+/**
+ * Options of one run; each overrides the agent's default for this run only.
+ *
+ * @example
+ * await agent.run('fix the test', { session: 'bugfix', maxSteps: 40, signal: AbortSignal.timeout(600_000) });
+ */
+export interface AgentRunOptions {
+  /**
+   * The session whose memory and plan the run uses: a name (a session of the agent's workdir,
+   * `default` when omitted — the same one the CLI's `--session NAME` uses) or a resolved session.
+   */
+  session?: string | SessionRef;
+  maxSteps?: number;
+  mode?: RunMode;
+  /** Cancels the run: tool processes are stopped and the run ends with `cancelled`. */
+  signal?: AbortSignal;
+  /** Receives every event of this run as it happens. */
+  onEvent?: RunEventListener;
+}
+
+/** What {@link Agent} is made of; built by `createAgent`. */
+export interface AgentParts {
+  setup: RunSetup;
+  workdir: string;
+  maxSteps: number;
+  mode: RunMode;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * A configured agent: a provider, tools behind one policy, a store. Each `run` is independent and
+ * several may run at once; runs in the same session share its memory and plan.
+ *
+ * @example
+ * const agent = createAgent({ provider, tools: [add] });
+ * const result = await agent.run('what is 2 + 3?');
+ * for await (const event of agent.stream('and 4 + 5?')) if (event.type === 'text.delta') process.stdout.write(event.text);
+ */
+export class Agent {
+  readonly #parts: AgentParts;
+
+  constructor(parts: AgentParts) {
+    this.#parts = parts;
+  }
+
+  /** The directory the agent works in (absolute). */
+  get workdir(): string {
+    return this.#parts.workdir;
+  }
+
+  /** The tools the model is shown and may call, sorted; the policy is already applied. */
+  get tools(): readonly string[] {
+    return this.#parts.setup.tools;
+  }
+
+  get provider(): LLMProvider {
+    return this.#parts.setup.provider;
+  }
+
+  get store(): AgentStore {
+    return this.#parts.setup.store;
+  }
+
+  /**
+   * Run the agent on `prompt` until it answers, stops or is cancelled. Resolves to the
+   * {@link RunResult} whatever the stop reason (a provider failure is `provider_error`, not a
+   * rejection); rejects only for invalid options or a broken store.
+   *
+   * @throws ConfigurationError for an invalid prompt, session, mode or step limit, or a workdir that is not a directory.
+   *
+   * @example
+   * const { text, stopReason } = await agent.run('what is 2 + 3?');
+   */
+  async run(prompt: string, options: AgentRunOptions = {}): Promise<RunResult> {
+    const { setup, workdir } = this.#parts;
+    if (typeof prompt !== 'string') throw new ConfigurationError(agentText.badPrompt);
+    const mode = options.mode ?? this.#parts.mode;
+    if (!runModes.includes(mode)) throw new ConfigurationError(agentText.badMode(mode, runModes));
+    const maxSteps = options.maxSteps ?? this.#parts.maxSteps;
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+      throw new ConfigurationError(agentText.badPositiveInteger('maxSteps', maxSteps));
+    }
+    await assertDirectory(workdir);
+    const session = await this.session(options.session);
+    const signals = [this.#parts.signal, options.signal].filter((s) => s !== undefined);
+    return startRun(setup, {
+      prompt,
+      session,
+      mode,
+      maxSteps,
+      signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
+      listeners: options.onEvent ? [options.onEvent] : [],
+      caller: 'main_loop',
+    });
+  }
+
+  /**
+   * Run the agent on `prompt` and yield its events as they happen; the last one is `run.finish`
+   * with the result. Leaving the loop early cancels the run.
+   *
+   * @example
+   * for await (const event of agent.stream('rename foo to bar')) {
+   *   if (event.type === 'tool.start') console.log('→', event.call.name);
+   * }
+   */
+  stream(prompt: string, options: Omit<AgentRunOptions, 'onEvent'> = {}): AsyncIterable<RunEvent> {
+    const abandon = new AbortController();
+    const stream = new RunEventStream(() => abandon.abort());
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, abandon.signal])
+      : abandon.signal;
+    this.run(prompt, { ...options, signal, onEvent: (event) => stream.push(event) }).then(
+      () => stream.end(),
+      (error: unknown) => stream.fail(error),
+    );
+    return stream;
+  }
+
+  /**
+   * Resolve a session and record it in the store: a name is a session of this agent's workdir
+   * (`default` when omitted); a resolved session is taken as it is.
+   *
+   * @throws ConfigurationError for a name over 100 characters or with control characters.
+   *
+   * @example
+   * const session = await agent.session('bugfix');
+   * const plan = await agent.store.plans(session).read();
+   */
+  async session(session?: string | SessionRef): Promise<SessionRef> {
+    let resolved: SessionRef;
+    if (session === undefined || typeof session === 'string') {
+      resolved = await cliSession(this.#parts.workdir, session);
+    } else if (isSessionRef(session)) {
+      resolved = session;
+    } else {
+      throw new ConfigurationError(agentText.badSession(session));
+    }
+    await this.#parts.setup.store.saveSession(resolved);
+    return resolved;
+  }
+}
+
+function isSessionRef(value: unknown): value is SessionRef {
+  const candidate = value as Partial<SessionRef> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.key === 'string' &&
+    typeof candidate.workdir === 'string' &&
+    typeof candidate.source === 'string'
+  );
+}
+
+async function assertDirectory(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new ConfigurationError(
+      `the workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: pass an existing directory as workdir.`,
+    );
+  }
+}

@@ -1,0 +1,185 @@
+import { resolve } from 'node:path';
+import { type CompactionOptions, DEFAULT_COMPACTION } from '../context/compactor.js';
+import { ContextBuilder } from '../context/context-builder.js';
+import { ConfigurationError } from '../errors.js';
+import { type RunMode, runModes } from '../loop/run-types.js';
+import { type Logger, nullLogger } from '../observe/logger.js';
+import type { PriceTable } from '../observe/price-table.js';
+import type { RunEventListener } from '../observe/run-events.js';
+import type { Tracer } from '../observe/tracer.js';
+import type { LLMProvider } from '../provider.js';
+import { type AgentStore, createMemoryStore } from '../store/agent-store.js';
+import type { Tool, ToolMiddleware } from '../tool.js';
+import { ToolRegistry } from '../tool-registry.js';
+import { Agent } from './agent.js';
+import { agentText } from './strings.js';
+import { isAllowed, policyMiddleware, type ToolPolicy } from './tool-policy.js';
+
+/**
+ * Everything an agent is made of. Only `provider` is required.
+ *
+ * @example
+ * const options: AgentOptions = {
+ *   provider: new ScriptedProvider({ turns: [{ text: 'hi' }] }),
+ *   tools: [add, lookup],
+ *   policy: { deny: ['shell'] },
+ *   instructions: 'Answer in one sentence.',
+ * };
+ */
+export interface AgentOptions {
+  provider: LLMProvider;
+  /** The tools the model may call (default none). Names must be unique. */
+  tools?: readonly Tool[];
+  /** Run around every tool call, first one outermost, after the policy check. */
+  middleware?: readonly ToolMiddleware[];
+  /** Which tools may be shown and run; applied once, so both always agree. */
+  policy?: ToolPolicy;
+  /** Extra system text, placed right after the built-in system prompt. */
+  instructions?: string;
+  /** The directory the agent works in (default `process.cwd()`); sessions are bound to it. */
+  workdir?: string;
+  /** Default step limit of a run (default 20). */
+  maxSteps?: number;
+  /** Default mode of a run (default `act`). */
+  mode?: RunMode;
+  /** Where sessions, memory, plans and usage go (default in memory: nothing is written to disk). */
+  store?: AgentStore;
+  /** Records every run (e.g. `createTracer` from `@tiny-claw/tracing`). */
+  tracer?: Tracer;
+  /** Cancels every run of the agent. */
+  signal?: AbortSignal;
+  /** Receives every event of every run. */
+  onEvent?: RunEventListener;
+  /** Where warnings go (a memory file that cannot be read, a skipped skill); default nowhere. */
+  logger?: Logger;
+  /** Read `AGENTS.md` and the project's skills from the workdir (default true). */
+  projectContext?: boolean;
+  /** Output-token limit of each model call (default: the provider's). */
+  maxTokens?: number;
+  /** Cap on concurrently running parallel-safe tool calls (default 4). */
+  maxParallelTools?: number;
+  /** Request-time compaction budget (default 120,000 chars, the last 8 messages kept). */
+  compaction?: Partial<CompactionOptions>;
+  /** Prices (USD per 1M tokens) for responses that come without a cost estimate. */
+  prices?: PriceTable;
+}
+
+/**
+ * Assemble an agent: the tools the policy allows (shown to the model and runnable — the same
+ * list), the policy check outermost, then your middleware, then the tool, whose input is validated
+ * against its schema first.
+ *
+ * @throws ConfigurationError for a missing provider, a duplicate tool name or any invalid option.
+ *
+ * @example
+ * const agent = createAgent({
+ *   provider: new ScriptedProvider({ turns: [{ text: 'hi' }] }),
+ *   tools: [defineTool({ name: 'add', description: 'Add two numbers',
+ *     parameters: z.object({ a: z.number(), b: z.number() }), run: ({ a, b }) => String(a + b) })],
+ *   policy: { deny: ['shell'] },
+ * });
+ * const result = await agent.run('what is 2 + 3?');
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const provider = options?.provider;
+  if (typeof provider?.complete !== 'function' || typeof provider.name !== 'string') {
+    throw new ConfigurationError(agentText.providerRequired);
+  }
+  const policy = checkPolicy(options.policy ?? {});
+  const registry = new ToolRegistry().use(policyMiddleware(policy));
+  (options.middleware ?? []).forEach((middleware, index) => {
+    if (typeof middleware !== 'function')
+      throw new ConfigurationError(agentText.notAMiddleware(index));
+    registry.use(middleware);
+  });
+  const seen = new Set<string>();
+  (options.tools ?? []).forEach((tool, index) => {
+    if (!isTool(tool)) throw new ConfigurationError(agentText.notATool(index));
+    if (seen.has(tool.name)) throw new ConfigurationError(agentText.duplicateTool(tool.name));
+    seen.add(tool.name);
+    if (isAllowed(tool.name, policy)) registry.register(tool);
+  });
+  const mode = options.mode ?? 'act';
+  if (!runModes.includes(mode)) throw new ConfigurationError(agentText.badMode(mode, runModes));
+  if (
+    options.workdir !== undefined &&
+    (typeof options.workdir !== 'string' || options.workdir === '')
+  ) {
+    throw new ConfigurationError(agentText.badWorkdir(options.workdir));
+  }
+  const logger = options.logger ?? nullLogger;
+  return new Agent({
+    workdir: resolve(options.workdir ?? process.cwd()),
+    maxSteps: positiveInteger('maxSteps', options.maxSteps, 20),
+    mode,
+    signal: options.signal,
+    setup: {
+      provider,
+      registry,
+      tools: registry.names(),
+      store: options.store ?? createMemoryStore(),
+      tracer: options.tracer,
+      logger,
+      context: new ContextBuilder(),
+      instructions: options.instructions,
+      projectContext: options.projectContext ?? true,
+      maxTokens:
+        options.maxTokens === undefined
+          ? undefined
+          : positiveInteger('maxTokens', options.maxTokens, 1),
+      maxParallelTools: positiveInteger('maxParallelTools', options.maxParallelTools, 4),
+      compaction: {
+        ...DEFAULT_COMPACTION,
+        ...options.compaction,
+        maxChars: positiveInteger(
+          'compaction.maxChars',
+          options.compaction?.maxChars,
+          DEFAULT_COMPACTION.maxChars,
+        ),
+        retainLastMessages: positiveInteger(
+          'compaction.retainLastMessages',
+          options.compaction?.retainLastMessages,
+          DEFAULT_COMPACTION.retainLastMessages,
+        ),
+      },
+      prices: options.prices,
+      listeners: options.onEvent ? [options.onEvent] : [],
+    },
+  });
+}
+
+function checkPolicy(policy: ToolPolicy): ToolPolicy {
+  for (const field of ['allow', 'deny'] as const) {
+    const names = policy[field];
+    if (
+      names !== undefined &&
+      (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+    ) {
+      throw new ConfigurationError(agentText.badPolicy(field));
+    }
+  }
+  return {
+    ...(policy.allow ? { allow: [...policy.allow] } : {}),
+    ...(policy.deny ? { deny: [...policy.deny] } : {}),
+  };
+}
+
+function isTool(value: unknown): value is Tool {
+  const tool = value as Partial<Tool> | null;
+  return (
+    typeof tool === 'object' &&
+    tool !== null &&
+    typeof tool.name === 'string' &&
+    typeof tool.run === 'function' &&
+    typeof tool.parse === 'function' &&
+    typeof tool.parameters === 'object'
+  );
+}
+
+function positiveInteger(field: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ConfigurationError(agentText.badPositiveInteger(field, value));
+  }
+  return value;
+}

@@ -1,0 +1,26 @@
+/** Text the agent shows the model or the embedder, kept in one place for a future locale. */
+export const agentText = {
+  deniedByPolicy: (tool: string, visible: readonly string[]): string =>
+    `tool call denied by policy: ${tool} is not allowed for this agent; available tools: ${
+      visible.length > 0 ? visible.join(', ') : 'none'
+    }`,
+  providerRequired:
+    'createAgent needs a provider: pass an object with a name and a complete(request) method, e.g. new OpenAIProvider({ apiKey, model }).',
+  notATool: (index: number): string =>
+    `tools[${index}] is not a tool: build tools with defineTool({ name, description, parameters, run }) or workspaceTools({ workdir }).`,
+  duplicateTool: (name: string): string =>
+    `two tools are named ${JSON.stringify(name)}: tool names must be unique within an agent.`,
+  notAMiddleware: (index: number): string =>
+    `middleware[${index}] is not a function: a middleware is (ctx, next) => Promise<ToolExecutionResult>.`,
+  badPolicy: (field: string): string =>
+    `policy.${field} must be an array of tool names, e.g. { ${field}: ['shell'] }.`,
+  badPositiveInteger: (field: string, value: unknown): string =>
+    `${field} must be an integer of at least 1, got ${JSON.stringify(value) ?? String(value)}.`,
+  badMode: (value: unknown, modes: readonly string[]): string =>
+    `mode must be one of ${modes.join(', ')}, got ${JSON.stringify(value) ?? String(value)}.`,
+  badWorkdir: (value: unknown): string =>
+    `workdir must be a directory path, got ${JSON.stringify(value) ?? String(value)}.`,
+  badPrompt: 'the prompt must be a string.',
+  badSession: (value: unknown): string =>
+    `session must be a session name or a resolved session, got ${JSON.stringify(value) ?? String(value)}.`,
+};

@@ -1,0 +1,76 @@
+import { errorMessage } from '../errors.js';
+import type { EventBus } from '../observe/event-bus.js';
+import type { Logger } from '../observe/logger.js';
+import type { Tracer } from '../observe/tracer.js';
+import type { RunMemory } from '../store/agent-store.js';
+import type { RunState } from './run-state.js';
+import type { RunResult } from './run-types.js';
+import { remembers, type Stop } from './stop.js';
+import { loopText } from './strings.js';
+
+/** What ending a run touches besides its state. */
+export interface FinishDeps {
+  provider: string;
+  memory: RunMemory;
+  tracer: Tracer | undefined;
+  events: EventBus;
+  logger: Logger;
+  /** The session's PLAN.md, in the plan modes once there is one. */
+  plan: string | undefined;
+}
+
+/**
+ * End a run: record it in the session memory (unless it was cancelled or failed), let the tracer
+ * persist its trace, announce `run.finish`, and wait for every listener's pending work (usage
+ * lines, chat messages) so nothing is still being written when the result is returned. Memory and
+ * trace failures are logged; they never change the result.
+ *
+ * @example
+ * return finishRun(state, { reason: 'final', text: 'done' }, deps);
+ */
+export async function finishRun(state: RunState, stop: Stop, deps: FinishDeps): Promise<RunResult> {
+  if (remembers(stop)) {
+    await deps.memory
+      .append([
+        { key: 'last_prompt', value: state.prompt },
+        { key: 'last_response', value: stop.memoryText ?? stop.text },
+      ])
+      .catch((error: unknown) => deps.logger.warn(loopText.memoryUnwritable(errorMessage(error))));
+  }
+  const result = runResult(state, stop, deps);
+  const trace = deps.tracer
+    ? await deps.tracer.finishRun(state.runId, { result }).catch((error: unknown) => {
+        deps.logger.warn(loopText.traceUnwritable(errorMessage(error)));
+        return undefined;
+      })
+    : undefined;
+  const final: RunResult = {
+    ...result,
+    ...(trace ? { traceId: trace.traceId } : {}),
+    ...(trace?.tracePath ? { tracePath: trace.tracePath } : {}),
+  };
+  deps.events.emit({ type: 'run.finish', runId: state.runId, result: final, state });
+  await deps.events.settled();
+  return final;
+}
+
+/** The result as `run --json` prints it; optional fields are absent rather than undefined. */
+function runResult(state: RunState, stop: Stop, deps: FinishDeps): RunResult {
+  return {
+    runId: state.runId,
+    sessionKey: state.session.key,
+    workdir: state.session.workdir,
+    text: stop.text,
+    stopReason: stop.reason,
+    steps: stop.steps ?? state.step,
+    maxSteps: state.maxSteps,
+    mode: state.mode,
+    provider: deps.provider,
+    model: state.model,
+    usage: state.usage,
+    ...(state.costUsd === null || state.unpricedCall ? {} : { costUsd: state.costUsd }),
+    ...(deps.plan === undefined ? {} : { plan: deps.plan }),
+    ...(stop.approvalId === undefined ? {} : { approvalId: stop.approvalId }),
+    ...(stop.checkpointId === undefined ? {} : { checkpointId: stop.checkpointId }),
+  };
+}

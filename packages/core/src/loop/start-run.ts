@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import type { CompactionOptions } from '../context/compactor.js';
+import type { ContextBuilder } from '../context/context-builder.js';
+import { errorMessage } from '../errors.js';
+import { EventBus } from '../observe/event-bus.js';
+import type { Logger } from '../observe/logger.js';
+import type { PriceTable } from '../observe/price-table.js';
+import type { RunCaller, RunEventListener } from '../observe/run-events.js';
+import type { Tracer } from '../observe/tracer.js';
+import { usageLines } from '../observe/usage-lines.js';
+import { usageTotals } from '../observe/usage-totals.js';
+import { planActStrategy } from '../plan/plan-act-strategy.js';
+import { planModeStrategy } from '../plan/plan-mode-strategy.js';
+import type { LLMProvider } from '../provider.js';
+import type { SessionRef } from '../session/session-ref.js';
+import type { AgentStore, RunMemory } from '../store/agent-store.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import { actStrategy, type ModeStrategy } from './mode-strategy.js';
+import { runLoop } from './run-loop.js';
+import { finishRun } from './run-result.js';
+import { newRunState, type RunState } from './run-state.js';
+import type { RunMode, RunResult } from './run-types.js';
+import type { Stop } from './stop.js';
+import { loopText } from './strings.js';
+
+/** How many memory lines a run reads back. */
+export const RECENT_MEMORY_LINES = 5;
+
+/** What every run of one agent shares. */
+export interface RunSetup {
+  provider: LLMProvider;
+  registry: ToolRegistry;
+  /** The tools the policy allows, sorted: what the model may see and call. */
+  tools: readonly string[];
+  store: AgentStore;
+  tracer: Tracer | undefined;
+  logger: Logger;
+  context: ContextBuilder;
+  instructions: string | undefined;
+  /** Read `AGENTS.md` and project skills from the workdir. */
+  projectContext: boolean;
+  maxTokens: number | undefined;
+  maxParallelTools: number;
+  compaction: CompactionOptions;
+  prices: PriceTable | undefined;
+  /** Listeners of every run of the agent. */
+  listeners: readonly RunEventListener[];
+}
+
+/** One run's request, validated. */
+export interface RunRequest {
+  prompt: string;
+  session: SessionRef;
+  mode: RunMode;
+  maxSteps: number;
+  signal: AbortSignal;
+  /** Listeners of this run only. */
+  listeners: readonly RunEventListener[];
+  caller: RunCaller;
+  parent?: { runId: string; toolCallId: string };
+}
+
+/**
+ * Run the agent once: announce the run, open it (memory, the mode's opening, the project context),
+ * loop, and finish (memory line, trace, `run.finish`). An unexpected error still closes the trace
+ * before it propagates.
+ *
+ * @example
+ * const result = await startRun(setup, { prompt: 'hi', session, mode: 'act', maxSteps: 20, signal, listeners: [], caller: 'main_loop' });
+ */
+export async function startRun(setup: RunSetup, request: RunRequest): Promise<RunResult> {
+  const { provider, store, tracer, logger } = setup;
+  const { session, signal } = request;
+  const state = newRunState({
+    runId: randomUUID().replaceAll('-', ''),
+    session,
+    prompt: request.prompt,
+    mode: request.mode,
+    maxSteps: request.maxSteps,
+    model: provider.model ?? null,
+  });
+  const events = new EventBus(
+    [
+      tracer ? (event) => tracer.onEvent(event) : undefined,
+      usageTotals(state),
+      store.usage ? usageLines(store.usage) : undefined,
+      ...setup.listeners,
+      ...request.listeners,
+    ],
+    logger,
+  );
+  const memory = store.memory(session);
+  const strategy = strategyFor(request.mode, setup, session);
+  events.emit({
+    type: 'run.start',
+    runId: state.runId,
+    session,
+    mode: state.mode,
+    maxSteps: state.maxSteps,
+    provider: provider.name,
+    model: state.model,
+    prompt: state.prompt,
+    caller: request.caller,
+    ...(request.parent ? { parent: request.parent } : {}),
+  });
+  try {
+    const stop =
+      (await openRun(state, strategy, memory, setup)) ??
+      (await runLoop(state, {
+        provider,
+        registry: setup.registry,
+        strategy,
+        events,
+        logger,
+        signal,
+        compaction: setup.compaction,
+        maxTokens: setup.maxTokens,
+        prices: setup.prices,
+        maxParallelTools: setup.maxParallelTools,
+      }));
+    return await finishRun(state, stop, {
+      provider: provider.name,
+      memory,
+      tracer,
+      events,
+      logger,
+      plan: strategy.planText(),
+    });
+  } catch (error) {
+    await tracer?.finishRun(state.runId, { error }).catch(() => undefined);
+    await events.settled();
+    throw error;
+  }
+}
+
+function strategyFor(mode: RunMode, setup: RunSetup, session: SessionRef): ModeStrategy {
+  switch (mode) {
+    case 'act':
+    case 'think':
+      return actStrategy(mode);
+    case 'plan':
+      return planModeStrategy(setup.store.plans(session), setup.logger);
+    case 'plan-act':
+      return planActStrategy(setup.store.plans(session), setup.logger);
+  }
+}
+
+/**
+ * Fill a fresh state with what the model sees first: the context (system prompt, instructions,
+ * AGENTS.md, skills, recent memory, the prompt) and the mode's opening messages, and settle which
+ * tools the run may use. Returns a stop when the mode ends the run without calling the model.
+ */
+async function openRun(
+  state: RunState,
+  strategy: ModeStrategy,
+  memory: RunMemory,
+  setup: RunSetup,
+): Promise<Stop | undefined> {
+  const { logger } = setup;
+  const memories = await memory.readRecent(RECENT_MEMORY_LINES).catch((error: unknown) => {
+    logger.warn(loopText.memoryUnreadable(errorMessage(error)));
+    return [];
+  });
+  const opening = await strategy.open(state);
+  if ('stop' in opening) return opening.stop;
+  const context = await setup.context.build({
+    prompt: state.prompt,
+    memories,
+    workdir: state.session.workdir,
+    project: setup.projectContext,
+    ...(setup.instructions === undefined ? {} : { instructions: setup.instructions }),
+  });
+  for (const warning of context.warnings) logger.warn(warning);
+  if (context.selectedSkill) logger.info(`skill selected name=${context.selectedSkill.name}`);
+  state.messages.push(...context.messages, ...opening.messages);
+  state.tools = narrowToSkill(setup.tools, context.allowedTools);
+  return undefined;
+}
+
+/**
+ * The agent's allowed tools narrowed by the selected skill's `allowed-tools` (compared
+ * case-insensitively): a skill can only remove tools, never add one.
+ */
+function narrowToSkill(
+  allowed: readonly string[],
+  skillAllowed: readonly string[] | undefined,
+): string[] {
+  if (!skillAllowed) return [...allowed];
+  const wanted = new Set(skillAllowed.map((name) => name.toLowerCase()));
+  return allowed.filter((name) => wanted.has(name.toLowerCase()));
+}

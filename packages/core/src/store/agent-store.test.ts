@@ -1,0 +1,71 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../errors.js';
+import { usageFilePath } from '../observe/file-usage-recorder.js';
+import { testSession } from '../testing/fakes.js';
+import { createFileStore, createMemoryStore } from './agent-store.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tiny-claw-store-'));
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const session = testSession('/repo', 'default');
+
+describe('createFileStore', () => {
+  it('lays out a session as sessions/<key>/{meta.json,memory.jsonl,plan/} and usage in usage/', async () => {
+    const store = createFileStore(root);
+    expect(store.dir).toBe(root);
+    await store.saveSession(session);
+    await store.memory(session).append([{ key: 'last_prompt', value: 'hi' }]);
+    await store.plans(session).createMissing({ plan: '# PLAN.md\n', todo: '- [ ] TC-001 A\n' });
+    const dir = join(root, 'sessions', session.key);
+    expect((await readdir(dir)).sort()).toEqual(['memory.jsonl', 'meta.json', 'plan']);
+    expect((await readdir(join(dir, 'plan'))).sort()).toEqual(['PLAN.md', 'TODO.md']);
+    expect((await stat(join(dir, 'memory.jsonl'))).mode & 0o777).toBe(0o600);
+    expect(usageFilePath(root)).toBe(join(root, 'usage', 'model-calls.jsonl'));
+  });
+
+  it('refuses a session key that would escape the sessions directory, before any file access', async () => {
+    const store = createFileStore(root);
+    const evil = { ...session, key: '../../etc' };
+    expect(() => store.memory(evil)).toThrow(ConfigurationError);
+    expect(() => store.plans(evil)).toThrow(ConfigurationError);
+    await expect(store.saveSession(evil)).rejects.toThrow(ConfigurationError);
+    expect(await readdir(root)).toEqual([]);
+  });
+});
+
+describe('createMemoryStore', () => {
+  it('keeps each session its own memory and plan, in this process only', async () => {
+    const store = createMemoryStore();
+    const other = testSession('/repo', 'other');
+    await store.memory(session).append([{ key: 'last_prompt', value: 'one' }]);
+    expect(await store.memory(session).readRecent()).toEqual(['last_prompt: one']);
+    expect(await store.memory(other).readRecent()).toEqual([]);
+    await store.plans(session).createMissing({ plan: '# P\n', todo: '- [ ] TC-001 A\n' });
+    expect((await store.plans(session).read())?.next?.id).toBe('TC-001');
+    expect(await store.plans(other).read()).toBeUndefined();
+    expect(store.dir).toBeUndefined();
+    expect(store.usage).toBeUndefined();
+  });
+
+  it('marks plan items done and records blockers like the file store', async () => {
+    const plans = createMemoryStore().plans(session);
+    await plans.createMissing({ plan: '# P\n', todo: '- [ ] TC-001 A\n- [ ] TC-002 B\n' });
+    await plans.markDone('TC-001');
+    const blocked = await plans.appendBlocker('TC-002', 'offline');
+    expect(blocked.todo).toBe(
+      '- [x] TC-001 A\n- [ ] TC-002 B\n\n## Blockers\n\n- TC-002: offline\n',
+    );
+    expect(await plans.reset()).toHaveLength(2);
+    expect(await plans.read()).toBeUndefined();
+  });
+
+  it('refuses an unsafe session key like the file store does', () => {
+    expect(() => createMemoryStore().memory({ key: '../x' })).toThrow(ConfigurationError);
+  });
+});
