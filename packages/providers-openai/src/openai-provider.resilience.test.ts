@@ -176,7 +176,7 @@ describe('stream retries', () => {
 
   it('P9: silence after the finish_reason chunk costs only the usage, not a retry', async () => {
     // An empty turn's events are: role, finish, usage, [DONE]; stop after the finish chunk.
-    server.enqueue({ kind: 'stall', afterEvents: 2, ms: 15_000 });
+    server.enqueue({ kind: 'stall', afterEvents: 2 });
     const response = await provider({ idleTimeoutMs: 150, streamRetries: 0 }).complete(request());
     expect(response).toMatchObject({ stopReason: 'stop', message: { content: '' } });
     expect(server.requests).toHaveLength(1);
@@ -192,7 +192,7 @@ describe('stream retries', () => {
   });
 
   it('P9: a silent stream is aborted by the idle watchdog and retried', async () => {
-    server.enqueue({ kind: 'stall', afterEvents: 1, ms: 15_000 }, { kind: 'turn', text: 'awake' });
+    server.enqueue({ kind: 'stall', afterEvents: 1 }, { kind: 'turn', text: 'awake' });
     const started = Date.now();
     const response = await provider({ idleTimeoutMs: 200 }).complete(request());
     expect(response.message.content).toBe('awake');
@@ -201,7 +201,7 @@ describe('stream retries', () => {
   });
 
   it('P9: a stream that stays silent ends in incomplete_stream naming the idle limit', async () => {
-    const stall = { kind: 'stall', ms: 15_000 } as const;
+    const stall = { kind: 'stall' } as const;
     server.enqueue(stall, stall);
     const error = await failure(provider({ idleTimeoutMs: 150 }).complete(request()));
     expect(error).toMatchObject({ kind: 'incomplete_stream' });
@@ -212,7 +212,7 @@ describe('stream retries', () => {
 
 describe('timeouts and connection errors', () => {
   it('P6: a server that never answers a JSON request times out with kind timeout', async () => {
-    server.enqueue({ kind: 'stall', ms: 15_000 });
+    server.enqueue({ kind: 'stall' });
     const error = await failure(
       provider({ stream: false, timeoutMs: 200, maxRetries: 0 }).complete(request()),
     );
@@ -240,7 +240,7 @@ describe('timeouts and connection errors', () => {
 
 describe('cancellation', () => {
   it('aborting cancels an in-flight stream and rethrows the signal reason', async () => {
-    server.enqueue({ kind: 'stall', afterEvents: 1, ms: 15_000 });
+    server.enqueue({ kind: 'stall', afterEvents: 1 });
     const controller = new AbortController();
     const reason = new Error('user pressed Ctrl-C');
     const pending = failure(provider().complete(request(), { signal: controller.signal }));
@@ -253,7 +253,7 @@ describe('cancellation', () => {
   });
 
   it('aborting cancels an in-flight JSON request (request.signal is used when no option is given)', async () => {
-    server.enqueue({ kind: 'stall', ms: 15_000 });
+    server.enqueue({ kind: 'stall' });
     const controller = new AbortController();
     const pending = failure(
       provider({ stream: false }).complete(request({ signal: controller.signal })),
