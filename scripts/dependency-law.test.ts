@@ -47,13 +47,40 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('dependency law (SPEC §2)', () => {
+describe('dependency law', () => {
   it('holds for this repository', () => {
     expect(checkDependencyLaw(repoRoot)).toEqual([]);
   });
 
   it('holds for a clean fixture', () => {
     expect(checkDependencyLaw(fixture({}))).toEqual([]);
+  });
+
+  it('rule 1: lets core depend on and import zod and yaml, even lazily', () => {
+    const root = fixture({
+      'packages/core/package.json': JSON.stringify({
+        name: '@tiny-claw/core',
+        dependencies: { yaml: '^2.9.1' },
+        peerDependencies: { zod: '^4' },
+      }),
+      'packages/core/src/frontmatter.ts':
+        "import type { Document } from 'yaml';\nexport const load = () => import('yaml');\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([]);
+  });
+
+  it('rule 1: fails when core depends on another third-party package', () => {
+    const root = fixture({
+      'packages/core/package.json': JSON.stringify({
+        name: '@tiny-claw/core',
+        dependencies: { 'js-yaml': '^4' },
+      }),
+      'packages/core/src/frontmatter.ts': "import { load } from 'js-yaml';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([
+      expect.objectContaining({ rule: 1, message: 'core must not depend on js-yaml' }),
+      expect.objectContaining({ rule: 1, message: 'core must not import js-yaml' }),
+    ]);
   });
 
   it('rule 1: fails when core imports a vendor SDK', () => {

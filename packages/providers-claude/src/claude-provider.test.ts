@@ -362,7 +362,7 @@ describe('ClaudeProvider HTTP errors and retries', () => {
   });
 
   it('reports a request with no answer within timeoutMs as a timeout', async () => {
-    server.enqueue({ kind: 'stall', ms: 5_000 });
+    server.enqueue({ kind: 'stall' });
     const error = await failure(provider({ stream: false, timeoutMs: 300 }).complete(ask()));
     expect(error).toMatchObject({ kind: 'timeout', isRetryable: true });
   });
@@ -426,14 +426,14 @@ describe('ClaudeProvider incomplete streams', () => {
   });
 
   it('abandons a silent stream after idleTimeoutMs and retries it (P9)', async () => {
-    server.enqueue({ kind: 'stall', afterEvents: 1, ms: 10_000 }, { kind: 'turn', text: 'back' });
+    server.enqueue({ kind: 'stall', afterEvents: 1 }, { kind: 'turn', text: 'back' });
     const response = await provider({ idleTimeoutMs: 200 }).complete(ask());
     expect(response.message.content).toBe('back');
     expect(server.requests).toHaveLength(2);
   });
 
   it('fails with incomplete_stream when every attempt stalls (P9)', async () => {
-    server.enqueue({ kind: 'stall', ms: 10_000 }, { kind: 'stall', ms: 10_000 });
+    server.enqueue({ kind: 'stall' }, { kind: 'stall' });
     const error = await failure(provider({ idleTimeoutMs: 200, streamRetries: 1 }).complete(ask()));
     expect(error).toMatchObject({ kind: 'incomplete_stream' });
     expect(error.message).toContain('nothing for 200 ms');
@@ -449,7 +449,7 @@ describe('ClaudeProvider incomplete streams', () => {
 
 describe('ClaudeProvider cancellation', () => {
   it('throws the abort, not a ProviderError, when the signal fires mid-stream', async () => {
-    server.enqueue({ kind: 'stall', afterEvents: 1, ms: 10_000 });
+    server.enqueue({ kind: 'stall', afterEvents: 1 });
     const controller = new AbortController();
     const call = provider().complete(ask(), { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);

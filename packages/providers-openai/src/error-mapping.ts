@@ -1,4 +1,5 @@
 import { ProviderError, type ProviderErrorKind } from '@tiny-claw/core';
+import { oneLine, scrubSecrets } from '@tiny-claw/core/utils';
 import type { APIError } from 'openai';
 import { text } from './strings.js';
 
@@ -34,23 +35,15 @@ export interface ErrorContext {
 const MAX_DETAIL_CHARS = 300;
 
 /**
- * Remove anything that looks like a credential from upstream text, and make it one short line.
- * Covers the configured key itself, `sk-`/`gsk_`-style keys (OpenAI echoes a masked key such as
- * `sk-abc***wxyz` on 401), bearer tokens, and any masked `***` token.
+ * Upstream text made fit for an error message: every credential removed (the configured key, any
+ * fragment of it, and whatever the shared secret rules recognise; OpenAI echoes a masked key such
+ * as `sk-abc***wxyz` on 401) and cut to one short line.
  *
  * @example
- * scrubSecrets('Incorrect API key provided: sk-proj-abc***wxyz.', 'sk-proj-abcdefwxyz'); // 'Incorrect API key provided: [redacted].'
+ * safeDetail('Incorrect API key provided: sk-proj-abc***wxyz.', 'sk-proj-abcdefwxyz'); // 'Incorrect API key provided: [redacted].'
  */
-export function scrubSecrets(input: string, apiKey = ''): string {
-  let out = input;
-  if (apiKey.length >= 4) out = out.split(apiKey).join('[redacted]');
-  out = out
-    .replace(/\b(?:sk|gsk)[-_][A-Za-z0-9_\-*]{3,}/gi, '[redacted]')
-    .replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]')
-    .replace(/\S*\*{3,}\S*/g, '[redacted]')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return out.length <= MAX_DETAIL_CHARS ? out : `${out.slice(0, MAX_DETAIL_CHARS)}…`;
+export function safeDetail(input: string, apiKey: string): string {
+  return oneLine(scrubSecrets(input, [apiKey]), MAX_DETAIL_CHARS);
 }
 
 /**
@@ -149,7 +142,7 @@ export function toProviderError(
 }
 
 function scrub(detail: string, context: ErrorContext): string {
-  return scrubSecrets(detail, context.apiKey);
+  return safeDetail(detail, context.apiKey);
 }
 
 /** The server's own message, without the SDK's `"<status> "` prefix. */

@@ -15,3 +15,4 @@ export {
   type TokenParameter,
   tokenParameterFor,
 } from './options.js';
+export { openaiPriceTable } from './price-table.js';

@@ -3,7 +3,7 @@ import { type FakeLlmServer, startFakeLlmServer } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIProvider, type OpenAIProviderOptions } from './index.js';
 
-// Error mapping (P5, P15): the kind the loop acts on, one key-free line starting with the prefix.
+// Error mapping: the kind the loop acts on, one key-free line starting with the prefix.
 
 const KEY = 'sk-proj-SECRETabcdefghijklmnopqrst0123456789wxyz';
 
@@ -39,7 +39,7 @@ function expectNoKey(text: string): void {
   for (let i = 0; i + 8 <= KEY.length; i += 1) expect(text).not.toContain(KEY.slice(i, i + 8));
 }
 
-describe('P5: auth', () => {
+describe('auth', () => {
   it.each([401, 403])(
     '%s becomes kind auth, unretried, naming OPENAI_API_KEY but never the key',
     async (status) => {
@@ -60,7 +60,7 @@ describe('P5: auth', () => {
   );
 });
 
-describe('P5: not found and bad requests', () => {
+describe('not found and bad requests', () => {
   it('404 names the model and the base URL', async () => {
     server.enqueue({ kind: 'error', status: 404, message: 'The model `gpt-nope` does not exist' });
     const error = await errorOf({ model: 'gpt-nope' });
@@ -90,7 +90,7 @@ describe('P5: not found and bad requests', () => {
   });
 });
 
-describe('P15: context length', () => {
+describe('context length', () => {
   it('a context_length_exceeded code is kind context_length', async () => {
     server.enqueue({
       kind: 'error',

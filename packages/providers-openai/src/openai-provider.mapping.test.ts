@@ -154,14 +154,14 @@ describe.each([
     });
   });
 
-  it('maps a text-only turn with empty content to an empty string (P16 is the loop’s job)', async () => {
+  it('maps a text-only turn with empty content to an empty string (answering an empty turn is the loop’s job)', async () => {
     server.enqueue({ kind: 'turn', text: '' });
     const response = await provider({ stream }).complete(request());
     expect(response.message).toEqual({ role: 'assistant', content: '' });
     expect(response.stopReason).toBe('stop');
   });
 
-  it('keeps calls with unusable arguments, each with an argumentsError, and never throws (P10)', async () => {
+  it('keeps calls with unusable arguments, each with an argumentsError, and never throws', async () => {
     const raws = ['{"path": "a"', 'null', '[]', '"str"', '{"timeout":1e309}', ''];
     server.enqueue({
       kind: 'turn',
@@ -181,7 +181,7 @@ describe.each([
     ]);
   });
 
-  it('marks the tool call cut off by finish_reason length as incomplete (P14)', async () => {
+  it('marks the tool call cut off by finish_reason length as incomplete', async () => {
     server.enqueue({
       kind: 'turn',
       toolCalls: [
@@ -211,7 +211,7 @@ describe('streaming', () => {
   });
 });
 
-describe('OpenAI-compatible deviations (P13)', () => {
+describe('OpenAI-compatible deviations', () => {
   it('accepts arguments as an object and tool calls without type (JSON)', async () => {
     server.enqueue({
       kind: 'raw',

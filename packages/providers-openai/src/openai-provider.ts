@@ -6,13 +6,20 @@ import {
   msg,
   ProviderError,
 } from '@tiny-claw/core';
+import {
+  backoffMs,
+  IdleWatchdog,
+  retryDelayMs,
+  sleep,
+  withActivity,
+  withCost,
+} from '@tiny-claw/core/utils';
 import type OpenAI from 'openai';
-import { displayUrl, type ErrorContext, scrubSecrets, toProviderError } from './error-mapping.js';
-import { IdleWatchdog, withActivity } from './idle-watchdog.js';
+import { displayUrl, type ErrorContext, safeDetail, toProviderError } from './error-mapping.js';
 import { type OpenAIProviderOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { buildChatParams, type ChatParams } from './request-mapping.js';
 import { fromCompletion, type MappedTurn } from './response-mapping.js';
-import { backoffMs, retryDelayMs, shouldRetryStatus, sleep } from './retry-policy.js';
+import { shouldRetryStatus } from './retry-policy.js';
 import { ChatStreamAssembler } from './stream-assembler.js';
 import { text } from './strings.js';
 import type { WireCompletion } from './wire-types.js';
@@ -55,7 +62,8 @@ interface Call {
  * An `LLMProvider` for OpenAI and any OpenAI-compatible server (Chat Completions), on the
  * official `openai` SDK. Streams by default; retries throttled, failed and incomplete requests;
  * never returns a tool call from a stream that did not finish; throws `ProviderError` with a
- * `kind` the loop can act on, and rethrows the signal's reason when the call is aborted.
+ * `kind` the loop can act on, and rethrows the signal's reason when the call is aborted. A
+ * response with usage is priced (`costUsd`) from `openaiPriceTable` and the `prices` option.
  *
  * @example
  * const provider = new OpenAIProvider({ apiKey: process.env.OPENAI_API_KEY ?? '', model: 'gpt-4.1-mini' });
@@ -91,7 +99,7 @@ export class OpenAIProvider implements LLMProvider {
     };
     if (turn.usage) response.usage = turn.usage;
     if (turn.stopReason !== undefined) response.stopReason = turn.stopReason;
-    return response;
+    return withCost(response, this.#options.prices);
   }
 
   #startCall(
@@ -121,7 +129,7 @@ export class OpenAIProvider implements LLMProvider {
       errorContext: {
         apiKey: options.apiKey,
         model: options.model,
-        baseUrl: scrubSecrets(displayUrl(client.baseURL), options.apiKey),
+        baseUrl: safeDetail(displayUrl(client.baseURL), options.apiKey),
         timeoutMs: options.timeoutMs,
       },
     };
@@ -237,7 +245,7 @@ export class OpenAIProvider implements LLMProvider {
     }
   }
 
-  /** Run `attempt`, retrying HTTP failures the way the SDK would (see retry-policy.ts). */
+  /** Run `attempt`, retrying the HTTP failures the SDK would retry, with the shared wait policy. */
   async #withRetries<T>(call: Call, attempt: () => Promise<T>): Promise<T> {
     const { sdk, signal } = call;
     for (let retries = 0; ; retries += 1) {
@@ -301,5 +309,5 @@ async function wholeCompletion(response: Response, call: Call): Promise<MappedTu
 }
 
 function scrub(detail: string, call: Call): string {
-  return scrubSecrets(detail, call.errorContext.apiKey);
+  return safeDetail(detail, call.errorContext.apiKey);
 }

@@ -1,4 +1,5 @@
-import { ConfigurationError } from '@tiny-claw/core';
+import { ConfigurationError, mergePriceTables, type PriceTable } from '@tiny-claw/core';
+import { openaiPriceTable } from './price-table.js';
 
 /**
  * Which token-limit parameter a request carries.
@@ -39,6 +40,11 @@ export interface OpenAIProviderOptions {
   streamRetries?: number;
   /** A `fetch` to use instead of the global one (tests, proxies). */
   fetch?: typeof fetch;
+  /**
+   * Prices (USD per 1M tokens) added to or replacing entries of {@link openaiPriceTable}, e.g. for
+   * a compatible server's models. Every response with usage and a priced model gets `costUsd`.
+   */
+  prices?: PriceTable;
 }
 
 /**
@@ -59,6 +65,8 @@ export interface ResolvedOptions {
   idleTimeoutMs: number;
   streamRetries: number;
   fetch: typeof fetch | undefined;
+  /** {@link openaiPriceTable} with the `prices` option merged over it. */
+  prices: PriceTable;
 }
 
 /**
@@ -109,6 +117,7 @@ export function resolveOptions(options: OpenAIProviderOptions): ResolvedOptions 
     idleTimeoutMs: count('idleTimeoutMs', options.idleTimeoutMs, OPENAI_DEFAULTS.idleTimeoutMs, 1),
     streamRetries: count('streamRetries', options.streamRetries, OPENAI_DEFAULTS.streamRetries, 0),
     fetch: options.fetch,
+    prices: options.prices ? mergePriceTables(openaiPriceTable, options.prices) : openaiPriceTable,
   };
 }
 

@@ -87,7 +87,7 @@ export function messageText(message: WireMessage | null | undefined): string {
  * Turn raw tool calls into protocol calls: arguments decoded (never throwing), missing ids
  * generated and repeated ids made unique, because every call must be answered by exactly one tool
  * message with its id. When the output hit the token limit, the last call was being written when
- * it stopped, so its arguments are marked incomplete even if they happen to parse (P14).
+ * it stopped, so its arguments are marked incomplete even if they happen to parse.
  *
  * @example
  * buildToolCalls([{ id: 'c1', name: 'read', arguments: '{"path":"a"}' }], false);

@@ -49,7 +49,7 @@ describe('ChatStreamAssembler', () => {
     ]);
   });
 
-  it('copes with servers that omit index and type, repeat the name, or send object arguments (P13)', () => {
+  it('copes with servers that omit index and type, repeat the name, or send object arguments', () => {
     const { assembler } = assemble([
       delta({ tool_calls: [{ id: 'a', function: { name: 'read', arguments: '{"pa' } }] }),
       delta({ tool_calls: [{ function: { name: 'read', arguments: 'th":"x"}' } }] }),
@@ -64,7 +64,7 @@ describe('ChatStreamAssembler', () => {
     ]);
   });
 
-  it('marks the call being written when the output hit the token limit (P14)', () => {
+  it('marks the call being written when the output hit the token limit', () => {
     const { assembler } = assemble([
       delta({
         tool_calls: [{ index: 0, id: 'a', function: { name: 'read', arguments: '{"path":"a"}' } }],
@@ -82,7 +82,7 @@ describe('ChatStreamAssembler', () => {
     expect(second?.argumentsError).toMatch(/finish_reason "length"/);
   });
 
-  it('generates missing ids and de-duplicates repeated ones (P12)', () => {
+  it('generates missing ids and de-duplicates repeated ones', () => {
     const { assembler } = assemble([
       delta({ tool_calls: [{ index: 0, function: { name: 'read', arguments: '{}' } }] }),
       delta({

@@ -13,7 +13,7 @@ interface PartialCall {
   name: string | undefined;
   /** Concatenated string fragments. */
   text: string;
-  /** Set when a server sent the arguments as an object instead of a string (P13). */
+  /** Set when a server sent the arguments as an object instead of a string. */
   object: unknown;
 }
 

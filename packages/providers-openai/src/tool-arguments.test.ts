@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeToolArguments } from './tool-arguments.js';
 
-describe('decodeToolArguments (P10, P13)', () => {
+describe('decodeToolArguments', () => {
   it('decodes a JSON object string', () => {
     expect(decodeToolArguments('{"path":"a.txt","limit":3}')).toEqual({
       arguments: { path: 'a.txt', limit: 3 },
@@ -14,7 +14,7 @@ describe('decodeToolArguments (P10, P13)', () => {
     }
   });
 
-  it('accepts arguments that a compatible server already decoded into an object (P13)', () => {
+  it('accepts arguments that a compatible server already decoded into an object', () => {
     expect(decodeToolArguments({ command: 'ls' })).toEqual({ arguments: { command: 'ls' } });
   });
 
@@ -47,7 +47,7 @@ describe('decodeToolArguments (P10, P13)', () => {
     expect(decodeToolArguments('{"a":[{"b":-1e999}]}').argumentsError).toMatch(/out of range/);
   });
 
-  it('keeps the last of duplicate keys, so what is shown is what runs (S9)', () => {
+  it('keeps the last of duplicate keys, so what is shown is what runs', () => {
     expect(decodeToolArguments('{"command":"ls","command":"rm -rf x"}').arguments).toEqual({
       command: 'rm -rf x',
     });

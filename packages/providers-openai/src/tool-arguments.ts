@@ -17,9 +17,9 @@ const RAW_PREVIEW_CHARS = 200;
 
 /**
  * Decode a tool call's raw `arguments`. Never throws: anything unusable becomes `{}` plus an
- * `argumentsError`, which the executor answers with `failed to parse tool arguments: …` (P10).
+ * `argumentsError`, which the executor answers with `failed to parse tool arguments: …`.
  * Accepted: a JSON string of an object, an empty string or a missing value (`{}`, as some servers
- * send for tools without parameters), and an already-decoded object (P13).
+ * send for tools without parameters), and an already-decoded object.
  *
  * @example
  * decodeToolArguments('{"path":"a"}'); // { arguments: { path: 'a' } }

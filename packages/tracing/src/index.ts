@@ -6,6 +6,7 @@
  * @module
  */
 
+export { type SecretRule, secretRules, shannonEntropy } from '@tiny-claw/core/utils';
 export { keyedHash } from './capture/keyed-hash.js';
 export {
   capturePayload,
@@ -21,7 +22,6 @@ export {
   toTraceValue,
   truncateText,
 } from './capture/sanitize.js';
-export { type SecretRule, secretRules, shannonEntropy } from './capture/secret-rules.js';
 export { loadTraceSalt, TRACE_SALT_FILE } from './capture/trace-salt.js';
 export {
   type CreateTracerOptions,

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { ConfigurationError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDotenv, parseDotenv } from './dotenv.js';
@@ -32,41 +33,85 @@ describe('parseDotenv', () => {
     expect(parseDotenv('export=1', '.env')).toEqual({ export: '1' });
   });
 
-  it('removes matching single or double quotes and keeps the spaces inside them', () => {
-    expect(parseDotenv(`A="  spaced  "\nB='single'\nC=""`, '.env')).toEqual({
-      A: '  spaced  ',
-      B: 'single',
-      C: '',
-    });
+  it('removes matching single, double or backtick quotes and keeps the spaces inside them', () => {
+    expect(parseDotenv('A="  spaced  "\nB=\'single\'\nC=""\nD=`tick`\nE =  "x"  ', '.env')).toEqual(
+      {
+        A: '  spaced  ',
+        B: 'single',
+        C: '',
+        D: 'tick',
+        E: 'x',
+      },
+    );
   });
 
-  it('leaves mismatched or one-sided quotes in place', () => {
-    expect(parseDotenv(`A="open\nB='mixed"\nC="`, '.env')).toEqual({
-      A: '"open',
-      B: `'mixed"`,
-      C: '"',
-    });
-  });
-
-  it('turns \\n into a newline only inside double quotes', () => {
-    expect(parseDotenv(`A="line1\\nline2"\nB='line1\\nline2'\nC=line1\\nline2`, '.env')).toEqual({
+  it('turns \\n into a newline only inside double quotes, and knows no other escape', () => {
+    expect(
+      parseDotenv(
+        'A="line1\\nline2"\nB=\'line1\\nline2\'\nC=line1\\nline2\nD=`a\\nb`\nE="tab\\there"',
+        '.env',
+      ),
+    ).toEqual({
       A: 'line1\nline2',
       B: 'line1\\nline2',
       C: 'line1\\nline2',
+      D: 'a\\nb',
+      E: 'tab\\there',
     });
   });
 
-  it('understands escaped quotes and backslashes inside double quotes', () => {
-    expect(parseDotenv(String.raw`A="say \"hi\" \\n"`, '.env')).toEqual({ A: 'say "hi" \\n' });
+  it('keeps line breaks of a quoted value that spans lines, in any kind of quote', () => {
+    const text = 'A="first\n  second  \nthird"\nB=\'x\r\ny\'\nC=`p\n\nq` # note\nD=after';
+    expect(parseDotenv(text, '.env')).toEqual({
+      A: 'first\n  second  \nthird',
+      B: 'x\ny',
+      C: 'p\n\nq',
+      D: 'after',
+    });
   });
 
-  it('does not interpolate variables or strip inline comments', () => {
+  it('reads a # after a space, or opening an unquoted value, as a comment', () => {
+    // As in Node, only spaces are trimmed from an unquoted value, so the tab before # stays.
+    expect(
+      parseDotenv('A=value # note\nB=two words\t# tab\nC=# only a comment\nD= #', '.env'),
+    ).toEqual({ A: 'value', B: 'two words\t', C: '', D: '' });
+  });
+
+  it('keeps # and spaces inside quotes, and allows a comment after the closing quote', () => {
+    expect(
+      parseDotenv('A="p@ss#word # kept"  # note\nB=\'#hash\'#note\nC=`a # b`', '.env'),
+    ).toEqual({ A: 'p@ss#word # kept', B: '#hash', C: 'a # b' });
+  });
+
+  it('keeps a quote that does not open the value', () => {
+    expect(parseDotenv(`A=say "hi"\nB=it's`, '.env')).toEqual({ A: 'say "hi"', B: "it's" });
+  });
+
+  it('does not interpolate variables', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${} is what is tested
     const braced = '${USER}';
-    expect(parseDotenv(`A=$HOME/${braced}\nB=p@ss#word # not a comment`, '.env')).toEqual({
+    expect(parseDotenv(`A=$HOME/${braced}\nB="${braced}"`, '.env')).toEqual({
       A: `$HOME/${braced}`,
-      B: 'p@ss#word # not a comment',
+      B: braced,
     });
+  });
+
+  it('gives the values of node:util parseEnv for a file both read the same way', () => {
+    const text = [
+      '# settings',
+      'PLAIN=value',
+      'SPACED =  two words  ',
+      'COMMENTED=value # note',
+      'EMPTY=',
+      'DOUBLE="a\\nb # kept"',
+      "SINGLE='a\\nb'",
+      'TICK=`say "hi"`',
+      'MULTI="line one',
+      '  line two"',
+      'EQUALS=b=c==',
+      'PLAIN=later wins',
+    ].join('\n');
+    expect({ ...parseDotenv(text, '.env') }).toEqual(parseEnv(text));
   });
 
   it('keeps everything after the first = as the value', () => {
@@ -111,6 +156,46 @@ describe('parseDotenv', () => {
 
   it('never echoes a bad line, which may hold a secret', () => {
     expect(parseError('sk-secret-value-1234').message).not.toContain('sk-secret');
+  });
+
+  it('rejects a quoted value that is never closed at the line where the quote opens', () => {
+    const error = parseError('A=1\nTOKEN="sk-secret-1234\nB=2\n');
+    expect(error.message).toBe(
+      'Invalid .env line 2 in /repo/.env: the value of TOKEN opens a double quote (") that is ' +
+        'never closed. Add the closing quote (a quoted value may span several lines), or wrap the ' +
+        'value in a different kind of quote if this one belongs to it.',
+    );
+    expect(error.exitCode).toBe(78);
+    expect(error.message).not.toContain('sk-secret');
+    expect(parseError("A='open").message).toContain(
+      'line 1 in /repo/.env: the value of A opens a single quote',
+    );
+    expect(parseError('\n\nA=`').message).toContain(
+      'line 3 in /repo/.env: the value of A opens a backtick',
+    );
+  });
+
+  it('rejects text after a closing quote, which is how an escaped quote would be misread', () => {
+    const escaped = parseError(String.raw`TOKEN="sk-se\"cret"`);
+    expect(escaped.message).toContain(
+      'Invalid .env line 1 in /repo/.env: text follows the closing double quote (") of the value of TOKEN (opened on line 1)',
+    );
+    expect(escaped.message).toContain('Quotes cannot be escaped');
+    expect(escaped.message).not.toContain('sk-se');
+    // A forgotten closing quote pairs with the next quote in the file and is caught there.
+    expect(parseError('A="forgot\nB="x"\n').message).toContain(
+      'Invalid .env line 2 in /repo/.env: text follows the closing double quote (") of the value of A (opened on line 1)',
+    );
+  });
+
+  it('rejects an unquoted # right after other text instead of cutting the value there', () => {
+    const error = parseError('A=1\nPASSWORD=p@ss#word');
+    expect(error.message).toBe(
+      'Invalid .env line 2 in /repo/.env: the unquoted value of PASSWORD has a "#" right after ' +
+        'other text, which would start a comment and cut the value there. Quote the value to keep ' +
+        'the "#", or put a space before it if it starts a comment.',
+    );
+    expect(error.message).not.toContain('p@ss');
   });
 });
 

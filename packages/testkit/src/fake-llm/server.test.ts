@@ -36,6 +36,29 @@ async function readUntilEnd(response: Response): Promise<{ text: string; error?:
   }
 }
 
+/** A promise the test resolves when it chooses. */
+function openable(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** `promise`, and whether it has settled yet. */
+function settles<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
+  let done = false;
+  const tracked = promise.finally(() => {
+    done = true;
+  });
+  return { promise: tracked, settled: () => done };
+}
+
+/** Let pending I/O run once, so a server that wrongly answered gets the chance to show it. */
+function turnOfTheEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('fake LLM server', () => {
   it('listens on 127.0.0.1 and derives both base URLs from its url', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -195,28 +218,62 @@ describe('fake LLM server', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('stall: a stream request gets headers and the preamble, then silence, then a dropped socket', async () => {
-    // Wide margins: the headers come at once, the drop only after the whole stall.
-    server.enqueue({ kind: 'stall', afterEvents: 1, ms: 2000 });
-    const started = Date.now();
+  it('stall: a stream request gets headers and the preamble, then silence until released, then a dropped socket', async () => {
+    const gate = openable();
+    server.enqueue({ kind: 'stall', afterEvents: 1, until: gate.opened });
     const response = await post(ANTHROPIC, { stream: true });
     expect(response.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1500);
-    const { text, error } = await readUntilEnd(response);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
+    const reading = settles(readUntilEnd(response));
+    await server.received(1);
+    await turnOfTheEventLoop();
+    expect(reading.settled()).toBe(false);
+    gate.open();
+    const { text, error } = await reading.promise;
     expect(error).toBeDefined();
     expect(parseSse(text).map((event) => event.event)).toEqual(['message_start']);
   });
 
-  it('stall: a non-stream request gets no headers until the stall ends', async () => {
-    server.enqueue({ kind: 'stall', ms: 200 });
-    const started = Date.now();
-    await expect(post(OPENAI, {})).rejects.toThrow();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+  it('stall: a preamble with text ends in that text, so a client can tell it has all of it', async () => {
+    const gate = openable();
+    server.enqueue({ kind: 'stall', text: 'thinking', afterEvents: 2, until: gate.opened });
+    const reading = readUntilEnd(await post(OPENAI, { stream: true }));
+    gate.open();
+    const events = parseSse((await reading).text);
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[1]?.data ?? '{}')).toMatchObject({
+      choices: [{ delta: { content: 'thinking' } }],
+    });
   });
 
-  it('close() ends stalled and keep-alive connections promptly', async () => {
-    server.enqueue({ kind: 'stall', ms: 60_000 });
+  it('stall: a non-stream request gets no headers until released', async () => {
+    const gate = openable();
+    server.enqueue({ kind: 'stall', until: gate.opened });
+    const answer = settles(
+      post(OPENAI, {}).then(
+        () => 'answered',
+        () => 'dropped',
+      ),
+    );
+    await server.received(1);
+    await turnOfTheEventLoop();
+    expect(answer.settled()).toBe(false);
+    gate.open();
+    expect(await answer.promise).toBe('dropped');
+  });
+
+  it('received(n) resolves once n requests were answered and rejects if the server closes first', async () => {
+    server.enqueue({ kind: 'turn' });
+    const first = server.received(1);
+    const second = server.received(2);
+    await post(OPENAI, {});
+    await expect(first).resolves.toBeUndefined();
+    await expect(server.received(1)).resolves.toBeUndefined();
+    await server.close();
+    await expect(second).rejects.toThrow(/closed after 1 of the 2 requests/);
+  });
+
+  it('close() ends stalled and keep-alive connections', async () => {
+    server.enqueue({ kind: 'stall' });
     const pending = new Promise<string>((resolve) => {
       const req = request(`${server.url}${OPENAI}`, { method: 'POST', agent: false }, (res) =>
         resolve(`status ${res.statusCode}`),
@@ -224,10 +281,9 @@ describe('fake LLM server', () => {
       req.on('error', (error) => resolve(`error ${error.message}`));
       req.end('{}');
     });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
-    const started = Date.now();
+    await server.received(1);
+    // A held connection would keep close() waiting; the test's timeout is the bound.
     await server.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(await pending).toMatch(/^error/);
     await server.close();
   });

@@ -48,6 +48,12 @@ export interface FakeLlmServer {
   requests: RecordedRequest[];
   /** Steps not yet served. */
   pending(): number;
+  /**
+   * Resolves once `count` requests have been received and answered as scripted (for a stall: its
+   * headers and preamble are sent and the server is holding the response); rejects if the server
+   * closes first. Lets a test act at a known point instead of after a guessed delay.
+   */
+  received(count: number): Promise<void>;
   /** Stop listening and destroy every open connection. */
   close(): Promise<void>;
 }
@@ -137,7 +143,8 @@ interface Exchange {
 export async function startFakeLlmServer(options: { host?: string } = {}): Promise<FakeLlmServer> {
   const queue: FakeStep[] = [];
   const requests: RecordedRequest[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const waiters = new Set<{ count: number; resolve: () => void; reject: (error: Error) => void }>();
+  let answered = 0;
   let served = 0;
   let toolCalls = 0;
 
@@ -163,23 +170,21 @@ export async function startFakeLlmServer(options: { host?: string } = {}): Promi
     return turn;
   };
 
-  // Sets a timer that close() can cancel and that dies with the response.
-  const later = (res: ServerResponse, ms: number, action: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      action();
-    }, ms);
-    timers.add(timer);
-    res.once('close', () => {
-      clearTimeout(timer);
-      timers.delete(timer);
-    });
+  // The first `count` events of a turn (empty unless given text): the preamble of a stall or an
+  // in-stream error.
+  const preamble = (ex: Exchange, count: number, step: TurnLike = {}): SseEvent[] => {
+    const { events } = ex.dialect.stream(resolveTurn(step, ex.dialect, ex.body), ex.body);
+    return events.slice(0, clamp(count, events.length - 1));
   };
 
-  // The first `count` events of an empty turn: the preamble of a stall or an in-stream error.
-  const preamble = (ex: Exchange, count: number): SseEvent[] => {
-    const { events } = ex.dialect.stream(resolveTurn({}, ex.dialect, ex.body), ex.body);
-    return events.slice(0, clamp(count, events.length - 1));
+  const noteAnswered = (): void => {
+    answered += 1;
+    for (const waiter of waiters) {
+      if (answered >= waiter.count) {
+        waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
   };
 
   const serve = (step: FakeStep, ex: Exchange): void => {
@@ -229,9 +234,11 @@ export async function startFakeLlmServer(options: { host?: string } = {}): Promi
       case 'stall': {
         if (ex.stream) {
           startSse(res, ex);
-          writeEvents(res, preamble(ex, step.afterEvents ?? 0));
+          const text = step.text === undefined ? {} : { text: step.text };
+          writeEvents(res, preamble(ex, step.afterEvents ?? 0, text));
         }
-        later(res, step.ms, () => res.socket?.destroy());
+        const end = () => res.socket?.destroy();
+        step.until?.then(end, end);
         return;
       }
       case 'sse-error': {
@@ -273,17 +280,18 @@ export async function startFakeLlmServer(options: { host?: string } = {}): Promi
     };
     // Neither a wrong path nor an exhausted script is worth retrying: fail the test fast.
     const noRetry = { 'x-should-retry': 'false' };
+    const step = route ? queue.shift() : undefined;
     if (!route) {
       const message = `fake LLM server: unknown path ${method} ${path}`;
-      return sendJson(res, 404, ex.dialect.error(404, message), ex, noRetry);
-    }
-    const step = queue.shift();
-    if (!step) {
+      sendJson(res, 404, ex.dialect.error(404, message), ex, noRetry);
+    } else if (!step) {
       const message = `${NO_SCRIPTED_RESPONSE} (request #${requests.length}: ${method} ${path})`;
-      return sendJson(res, 500, ex.dialect.error(500, message), ex, noRetry);
+      sendJson(res, 500, ex.dialect.error(500, message), ex, noRetry);
+    } else {
+      served += 1;
+      serve(step, ex);
     }
-    served += 1;
-    serve(step, ex);
+    noteAnswered();
   };
 
   const server = createServer((req, res) => {
@@ -314,10 +322,17 @@ export async function startFakeLlmServer(options: { host?: string } = {}): Promi
       queue.push(...steps);
     },
     pending: () => queue.length,
+    received: (count) => {
+      if (answered >= count) return Promise.resolve();
+      if (closing) return Promise.reject(new Error(closedEarly(count, answered)));
+      return new Promise<void>((resolve, reject) => {
+        waiters.add({ count, resolve, reject });
+      });
+    },
     close: () => {
       closing ??= new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
+        for (const waiter of waiters) waiter.reject(new Error(closedEarly(waiter.count, answered)));
+        waiters.clear();
         server.close(() => resolve());
         // Keep-alive and stalled connections would otherwise hold close() open.
         server.closeAllConnections();
@@ -325,6 +340,10 @@ export async function startFakeLlmServer(options: { host?: string } = {}): Promi
       return closing;
     },
   };
+}
+
+function closedEarly(count: number, answered: number): string {
+  return `fake LLM server: closed after ${answered} of the ${count} requests a test waited for`;
 }
 
 function clamp(count: number, max: number): number {

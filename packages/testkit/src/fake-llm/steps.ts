@@ -62,14 +62,28 @@ export interface FakeCutStep {
 }
 
 /**
- * A silent server. Stream request: headers plus the first `afterEvents` (default 0) events of an
- * empty turn, then nothing for `ms`. Non-stream request: nothing at all (not even headers, so the
- * SDK's own `timeout` applies) for `ms`. Either way the socket is destroyed when `ms` elapses.
+ * A silent server, held until the test says otherwise rather than for a length of time. Stream
+ * request: headers plus the first `afterEvents` (default 0) events of a turn with `text` (default
+ * none), then nothing. Non-stream request: nothing at all (not even headers, so the client's own
+ * timeout applies). The socket is destroyed once `until` settles; without `until`, the stall
+ * lasts until the server closes.
+ *
+ * @example
+ * let release!: () => void;
+ * server.enqueue({ kind: 'stall', afterEvents: 1, until: new Promise<void>((r) => { release = r; }) });
+ * // … assert what happens while the server is silent, then:
+ * release();
  */
 export interface FakeStallStep {
   kind: 'stall';
   afterEvents?: number;
-  ms: number;
+  /**
+   * Text of the turn whose first events are sent. A preamble that ends in a text delta lets a test
+   * see (through its text callback) that the client has received everything sent before the
+   * silence.
+   */
+  text?: string;
+  until?: PromiseLike<unknown>;
 }
 
 /**

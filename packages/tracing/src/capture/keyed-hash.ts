@@ -2,7 +2,7 @@ import { createHmac, type KeyObject } from 'node:crypto';
 
 /**
  * HMAC-SHA256 of `text` under `salt`, as lower-case hex. Keyed rather than a bare sha256 because
- * short secrets and commands can be brute-forced back from an unsalted hash (reliability §5.2).
+ * short secrets and commands can be brute-forced back from an unsalted hash.
  *
  * @example
  * keyedHash(salt, 'ls -la'); // '3b1f…' (64 hex chars)

@@ -1,9 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import type { SpanHandle } from '@tiny-claw/core';
+import { stableJson } from '@tiny-claw/core/utils';
 import type { TraceAttributes, TraceCaptureMode } from '../trace-schema.js';
 import { keyedHash } from './keyed-hash.js';
 import { type SanitizeOptions, toTraceValue, truncateText } from './sanitize.js';
-import { stableJson } from './stable-json.js';
 
 const MAX_KEYS = 100;
 

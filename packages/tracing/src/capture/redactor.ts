@@ -1,7 +1,7 @@
-import { type SecretRule, secretRules } from './secret-rules.js';
+import { applySecretRules, type SecretRule, secretRules } from '@tiny-claw/core/utils';
 
 /**
- * Key names whose values are secrets at any depth (reliability §5.2 (a)). Matched on the key in
+ * Key names whose values are secrets at any depth, whatever they look like. Matched on the key in
  * snake_case, so `apiKey`, `API_KEY`, `x-api-key` and `openaiApiKey` all hit while `tokenizer`,
  * `max_tokens` and `passwordless_login` do not.
  */
@@ -9,17 +9,11 @@ const SECRET_KEY =
   /(?:^|[_\-.\s])(?:token|secret|password|passwd|pwd|authorization|auth|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|cookie|set-cookie|session|credentials?|signature|encrypt[_-]?key|verification[_-]?token)(?:[_\-.\s]|$)/;
 
 const MARKER_START = '[REDACTED:';
+// A marker names its rule (`…:github-token:…`), which a keyword rule must not read as `token:`.
+const MARKER = /\[REDACTED:[^\]\s]{0,80}\]/;
 const MIN_SECRET_TEXT = 8;
 const CACHE_MAX_TEXT = 256;
 const CACHE_MAX_ENTRIES = 4096;
-
-function markerRanges(text: string): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  for (const match of text.matchAll(/\[REDACTED:[^\]\s]{0,80}\]/g)) {
-    ranges.push([match.index, match.index + match[0].length]);
-  }
-  return ranges;
-}
 
 /**
  * Replaces secrets with `[REDACTED:<rule>:<fingerprint>]`. The fingerprint is a keyed hash of the
@@ -65,8 +59,12 @@ export class Redactor {
       const cached = this.#cache.get(text);
       if (cached !== undefined) return cached;
     }
-    let out = text;
-    for (const rule of this.#rules) out = this.#apply(out, rule);
+    const out = applySecretRules(
+      text,
+      this.#rules,
+      (rule, secret) => this.marker(rule, secret),
+      MARKER,
+    );
     if (cacheable) {
       if (this.#cache.size >= CACHE_MAX_ENTRIES) this.#cache.clear();
       this.#cache.set(text, out);
@@ -85,31 +83,5 @@ export class Redactor {
     if (key.length > 200) return false;
     const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
     return SECRET_KEY.test(snake);
-  }
-
-  #apply(text: string, rule: SecretRule): string {
-    rule.pattern.lastIndex = 0;
-    // Cheap exit: most strings match no rule, and building a new string costs more than a test.
-    if (!rule.pattern.test(text)) return text;
-    rule.pattern.lastIndex = 0;
-    // A marker names its rule (`…:github-token:…`), which a keyword rule must not read as `token:`.
-    const markers = text.includes(MARKER_START) ? markerRanges(text) : [];
-    let out = '';
-    let last = 0;
-    for (const match of text.matchAll(rule.pattern)) {
-      const range = match.indices?.groups?.secret ?? match.indices?.[0];
-      if (!range) continue;
-      const [start, end] = range;
-      if (
-        markers.some(([from, to]) => start < to && (match.index ?? start) + match[0].length > from)
-      ) {
-        continue;
-      }
-      const secret = text.slice(start, end);
-      if (rule.accept && !rule.accept(secret)) continue;
-      out += text.slice(last, start) + this.marker(rule.id, secret);
-      last = end;
-    }
-    return last === 0 ? text : out + text.slice(last);
   }
 }

@@ -10,7 +10,7 @@ import type { Redactor } from './redactor.js';
 export const ATTRIBUTE_MAX_CHARS = 4000;
 
 /**
- * Deeper nesting is replaced by a marker (reliability §5.2.3).
+ * Deeper nesting is replaced by a marker, so a pathological payload cannot exhaust the stack.
  *
  * @example
  * toTraceValue(deep, options); // nesting below MAX_DEPTH becomes '[depth limit]'

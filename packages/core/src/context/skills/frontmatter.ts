@@ -1,5 +1,17 @@
-/** A frontmatter value: a scalar string, or a list from `- item` lines or an inline `[a, b]`. */
-export type FrontmatterValue = string | readonly string[];
+import {
+  FRONTMATTER_MAX_ALIASES,
+  FRONTMATTER_MAX_DEPTH,
+  type FrontmatterError,
+  type FrontmatterValue,
+  readFrontmatterBlock,
+} from './frontmatter-block.js';
+
+export {
+  FRONTMATTER_MAX_ALIASES,
+  FRONTMATTER_MAX_DEPTH,
+  type FrontmatterError,
+  type FrontmatterValue,
+};
 
 /** What {@link parseFrontmatter} found in a document. */
 export interface ParsedFrontmatter {
@@ -11,63 +23,48 @@ export interface ParsedFrontmatter {
   hasFrontmatter: boolean;
   /** True when the first line is `---` but no closing `---` follows (then the whole text is body). */
   unclosed: boolean;
-  /** 1-based line numbers of frontmatter lines that were neither `key: value`, list item nor comment. */
-  ignoredLines: readonly number[];
+  /** Set when the block is not usable YAML; then `data` is empty. */
+  error?: FrontmatterError;
 }
 
 /**
- * Parse the mini-YAML frontmatter of a SKILL.md, as the original does: the first line is `---`, the
- * block ends at the next `---` line; inside, `key: value` (key lower-cased), `key:` followed by
- * `- item` lines (a list), inline `[a, "b"]` (a list), matching quotes stripped, `#` comment lines
- * and blank lines skipped. No closing `---` means no frontmatter. Never throws: lines it cannot
- * read are skipped and reported in `ignoredLines`.
+ * Parse the YAML frontmatter of a SKILL.md. The first line is `---` and the block ends at the next
+ * `---` line (surrounding blanks allowed, CRLF accepted); no closing line means no frontmatter
+ * (`unclosed`). The block is read with the `yaml` package, loaded only when a block exists, with the
+ * failsafe schema, so every scalar stays the text written (`yes`, `1.0`, `~` are strings; an empty
+ * value is `''`): folded `>` and literal `|` blocks, quotes, comments, flow `[a, b]` and block
+ * `- item` lists all follow YAML. Top-level keys are lower-cased (a later spelling that differs only
+ * in case wins); a sequence becomes a list of its scalar items; a nested mapping is flattened into
+ * dotted keys (`metadata: {version: 2}` gives `metadata.version`); anything else (a list of
+ * mappings, a key that is not a scalar) is left out.
+ *
+ * Never throws. A block that is not valid YAML, whose root is not a mapping, that uses a tag other
+ * than `!!str`/`!!seq`/`!!map`, nests deeper than {@link FRONTMATTER_MAX_DEPTH} levels or expands
+ * more than {@link FRONTMATTER_MAX_ALIASES} aliases gives empty `data` and an `error` naming the
+ * document line. The caller bounds the text's size (a SKILL.md is cut before it is parsed).
  *
  * @example
- * const { data, body } = parseFrontmatter('---\nname: review\ntriggers: [review, "pr"]\n---\nSteps');
+ * const { data, body } = await parseFrontmatter('---\nname: review\ntriggers: [review, "pr"]\n---\nSteps');
  * // data = { name: 'review', triggers: ['review', 'pr'] }, body = 'Steps'
  */
-export function parseFrontmatter(text: string): ParsedFrontmatter {
+export async function parseFrontmatter(text: string): Promise<ParsedFrontmatter> {
   const lines = text.split(/\r\n|\r|\n/);
-  const none = { data: {}, body: text, hasFrontmatter: false, ignoredLines: [] };
+  const none = { data: {}, body: text, hasFrontmatter: false };
   if (lines[0]?.trim() !== '---') return { ...none, unclosed: false };
   const end = lines.findIndex((line, index) => index > 0 && line.trim() === '---');
   if (end < 0) return { ...none, unclosed: true };
 
-  const entries = new Map<string, FrontmatterValue>();
-  const ignoredLines: number[] = [];
-  let list: string[] | undefined;
-  for (let index = 1; index < end; index += 1) {
-    const line = lines[index] as string;
-    const stripped = line.trim();
-    if (stripped === '' || stripped.startsWith('#')) continue;
-    if (list && stripped.startsWith('- ')) {
-      list.push(stripQuotes(stripped.slice(2).trim()));
-      continue;
-    }
-    list = undefined;
-    const colon = line.indexOf(':');
-    const key = colon < 0 ? '' : line.slice(0, colon).trim().toLowerCase();
-    // A stray `- item` outside a list is not a key, even when the item holds a colon.
-    if (key === '' || key.startsWith('- ')) {
-      ignoredLines.push(index + 1);
-      continue;
-    }
-    const value = line.slice(colon + 1).trim();
-    if (value === '') {
-      list = [];
-      entries.set(key, list);
-    } else {
-      entries.set(key, parseValue(value));
-    }
-  }
-  return {
-    // fromEntries defines own properties, so a `__proto__:` key cannot reach the prototype.
-    data: Object.fromEntries(entries),
+  const found = {
     body: lines.slice(end + 1).join('\n'),
     hasFrontmatter: true,
     unclosed: false,
-    ignoredLines,
   };
+  const read = await readFrontmatterBlock(lines.slice(1, end).join('\n'));
+  if ('error' in read) {
+    // Block lines are numbered from 1; the document has the opening `---` before them.
+    return { ...found, data: {}, error: { ...read.error, line: read.error.line + 1 } };
+  }
+  return { ...found, data: read.data };
 }
 
 /**
@@ -129,24 +126,4 @@ export function frontmatterBool(
     if (FALSE_WORDS.has(word)) return false;
   }
   return fallback;
-}
-
-function parseValue(value: string): FrontmatterValue {
-  if (value.startsWith('[') && value.endsWith(']')) {
-    return value
-      .slice(1, -1)
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '')
-      .map(stripQuotes);
-  }
-  return stripQuotes(value);
-}
-
-function stripQuotes(value: string): string {
-  const first = value[0];
-  if (value.length >= 2 && (first === '"' || first === "'") && value.endsWith(first)) {
-    return value.slice(1, -1);
-  }
-  return value;
 }

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { discoverSkills } from './skill-discovery.js';
 
 let base: string;
@@ -133,6 +133,58 @@ describe('discoverSkills', () => {
     expect(warnings[0]).toContain('never closed');
   });
 
+  it('reads real YAML frontmatter: folded descriptions, literal blocks, quoted values', async () => {
+    await put(
+      skillFile('review'),
+      [
+        '---',
+        'name: review',
+        'description: >-',
+        '  Review a pull request',
+        '  for style and bugs.',
+        'when_to_use: "asked for a review: any kind"',
+        'allowed-tools: [Read, bash]',
+        'argument-hint: |',
+        '  <path>',
+        'metadata:',
+        '  version: 2',
+        '---',
+        'Body',
+      ].join('\n'),
+    );
+    const { skills, warnings } = await discoverSkills(workdir);
+    expect(warnings).toEqual([]);
+    expect(skills[0]).toMatchObject({
+      name: 'review',
+      description: 'Review a pull request for style and bugs.',
+      whenToUse: 'asked for a review: any kind',
+      argumentHint: '<path>',
+      allowedTools: ['read', 'bash'],
+      body: 'Body',
+    });
+  });
+
+  it('skips a SKILL.md whose frontmatter is not valid YAML, naming the file and line', async () => {
+    await put(skillFile('broken'), '---\nname: broken\ndescription: Use when: asked\n---\nbody');
+    await put(skillFile('list-root'), '---\n- not\n- a mapping\n---\nbody');
+    await put(skillFile('tagged'), '---\nname: tagged\nrun: !exec whoami\n---\nbody');
+    await put(skillFile('good'), '---\nname: good\n---\nbody');
+    const { skills, warnings } = await discoverSkills(workdir);
+    expect(skills.map((s) => s.name)).toEqual(['good']);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^${skillFile('broken')} was skipped: its frontmatter \\(line 3\\) cannot be read: it is not valid YAML \\(.+\\); quote a value that contains ": " or " #"$`,
+      ),
+    );
+    expect(warnings[1]).toBe(
+      `${skillFile('list-root')} was skipped: its frontmatter (line 2) cannot be read: it must be a mapping of "key: value" lines, not a list or a single value`,
+    );
+    expect(warnings[2]).toBe(
+      `${skillFile('tagged')} was skipped: its frontmatter (line 3) cannot be read: the tag !exec is not allowed; remove it (only plain text, lists and mappings are read)`,
+    );
+  });
+
   it('refuses a symlinked SKILL.md that escapes the workdir', async () => {
     await writeFile(join(base, 'outside.md'), '---\nname: evil\n---\nexfiltrate');
     await mkdir(join(workdir, '.claw/skills/evil'), { recursive: true });
@@ -182,5 +234,47 @@ describe('discoverSkills', () => {
     expect(skills[0]?.body).toHaveLength(16_000);
     expect(skills[1]).toMatchObject({ name: 'short', truncated: false });
     expect(warnings.some((w) => w.includes('longer than 16000 characters'))).toBe(true);
+  });
+});
+
+describe('discoverSkills loads the YAML parser only for frontmatter', () => {
+  afterEach(() => {
+    vi.doUnmock('yaml');
+    vi.resetModules();
+  });
+
+  /** Fresh copies of the skill modules, with `yaml` wrapped so every real import is counted. */
+  async function freshModules() {
+    vi.resetModules();
+    const imports = { count: 0 };
+    vi.doMock('yaml', async (importOriginal) => {
+      imports.count += 1;
+      return importOriginal();
+    });
+    const discovery = await import('./skill-discovery.js');
+    const loader = await import('./yaml-loader.js');
+    return { imports, discoverSkills: discovery.discoverSkills, loader };
+  }
+
+  it('never imports yaml for a workdir without skills or without frontmatter', async () => {
+    const fresh = await freshModules();
+    expect(await fresh.discoverSkills(workdir)).toEqual({ skills: [], warnings: [] });
+    await put(skillFile('plain'), 'A skill with no frontmatter');
+    await put(skillFile('open'), '---\nnever closed');
+    const { skills } = await fresh.discoverSkills(workdir);
+    expect(skills.map((s) => s.name)).toEqual(['open', 'plain']);
+    expect(fresh.imports.count).toBe(0);
+    expect(fresh.loader.yamlRequested()).toBe(false);
+  });
+
+  it('imports yaml once when skills have frontmatter', async () => {
+    const fresh = await freshModules();
+    await put(skillFile('one'), '---\nname: one\n---\nbody');
+    await put(skillFile('two'), '---\nname: two\n---\nbody');
+    const { skills } = await fresh.discoverSkills(workdir);
+    expect(skills.map((s) => s.name)).toEqual(['one', 'two']);
+    await fresh.discoverSkills(workdir);
+    expect(fresh.imports.count).toBe(1);
+    expect(fresh.loader.yamlRequested()).toBe(true);
   });
 });

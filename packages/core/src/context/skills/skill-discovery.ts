@@ -26,8 +26,9 @@ export interface SkillDiscovery {
 
 /**
  * Find the project skills: every direct subdirectory of `<workdir>/.claw/skills` (sorted by name)
- * holding a `SKILL.md`. Files whose real path leaves the workdir, non-UTF-8 or unreadable files and
- * documents without a valid name are skipped with a warning; this never throws.
+ * holding a `SKILL.md`. Files whose real path leaves the workdir, non-UTF-8 or unreadable files,
+ * documents whose frontmatter is not usable YAML and documents without a valid name are skipped
+ * with a warning; this never throws.
  *
  * @example
  * const { skills, warnings } = await discoverSkills('/repo');
@@ -53,6 +54,18 @@ export async function discoverSkills(
   const reads = await Promise.all(
     dirNames.map((name) => readWorkdirText(realRoot, join(skillsRoot, name, SKILL_FILE), maxChars)),
   );
+  // Parsed concurrently as well; a skill with frontmatter loads the YAML parser once for all.
+  const parsed = await Promise.all(
+    dirNames.map((dirName, index) => {
+      const read = reads[index] as WorkdirTextResult;
+      if (read.status !== 'ok') return undefined;
+      return skillFromText(read.text, {
+        dirName,
+        dir: join(skillsRoot, dirName),
+        truncated: read.truncated,
+      });
+    }),
+  );
   const skills: Skill[] = [];
   const owners = new Map<string, string>();
   dirNames.forEach((dirName, index) => {
@@ -64,11 +77,7 @@ export async function discoverSkills(
       return;
     }
     if (read.truncated) warnings.push(contextWarnings.truncated(file, maxChars));
-    const { skill, issues } = skillFromText(read.text, {
-      dirName,
-      dir: join(skillsRoot, dirName),
-      truncated: read.truncated,
-    });
+    const { skill, issues } = parsed[index] as Awaited<ReturnType<typeof skillFromText>>;
     for (const issue of issues) warnings.push(issueWarning(file, dirName, issue));
     if (!skill) return;
     const owner = owners.get(skill.name);
@@ -123,9 +132,17 @@ function issueWarning(file: string, dirName: string, issue: SkillIssue): string 
       return contextWarnings.skillNameFallback(file, issue.name, dirName);
     case 'unclosed_frontmatter':
       return contextWarnings.frontmatterUnclosed(file);
-    case 'ignored_lines':
-      return contextWarnings.frontmatterIgnoredLines(file, issue.lines);
+    case 'invalid_frontmatter':
+      return invalidFrontmatterWarning(file, issue.line, issue.reason);
   }
+}
+
+/**
+ * Worded like the context warnings (names the file and line, never quotes the document); it
+ * belongs with them in the context strings module once that module is next revised.
+ */
+function invalidFrontmatterWarning(file: string, line: number, reason: string): string {
+  return `${file} was skipped: its frontmatter (line ${line}) cannot be read: ${reason}`;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

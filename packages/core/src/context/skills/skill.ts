@@ -46,7 +46,8 @@ export type SkillIssue =
   | { kind: 'invalid_name'; name: string }
   | { kind: 'name_fallback'; name: string }
   | { kind: 'unclosed_frontmatter' }
-  | { kind: 'ignored_lines'; lines: readonly number[] };
+  /** The frontmatter is not usable YAML; the document is skipped. */
+  | { kind: 'invalid_frontmatter'; line: number; reason: string };
 
 /**
  * True for a valid skill name: lower-case ASCII letters, digits and `-`, starting with a letter.
@@ -61,22 +62,24 @@ export function isSkillName(value: string): boolean {
 
 /**
  * Turn the (already truncated) text of a SKILL.md into a {@link Skill}. The name is the frontmatter
- * `name` when valid, else the directory name when valid, else the document is not a skill.
- * Fields accept `_` and `-` spellings.
+ * `name` when valid, else the directory name when valid, else the document is not a skill. A
+ * frontmatter block that is not usable YAML makes it no skill either. Fields accept `_` and `-`
+ * spellings. Async because the YAML parser is loaded on first use.
  *
  * @example
- * const { skill } = skillFromText('---\nname: review\n---\nSteps', { dirName: 'review', dir: '/repo/.claw/skills/review', truncated: false });
+ * const { skill } = await skillFromText('---\nname: review\n---\nSteps', { dirName: 'review', dir: '/repo/.claw/skills/review', truncated: false });
  */
-export function skillFromText(
+export async function skillFromText(
   text: string,
   source: { dirName: string; dir: string; truncated: boolean },
-): { skill?: Skill; issues: SkillIssue[] } {
-  const parsed = parseFrontmatter(text);
+): Promise<{ skill?: Skill; issues: SkillIssue[] }> {
+  const parsed = await parseFrontmatter(text);
+  if (parsed.error) {
+    return { issues: [{ kind: 'invalid_frontmatter', ...parsed.error }] };
+  }
   const data = parsed.data;
   const issues: SkillIssue[] = [];
   if (parsed.unclosed) issues.push({ kind: 'unclosed_frontmatter' });
-  if (parsed.ignoredLines.length > 0)
-    issues.push({ kind: 'ignored_lines', lines: parsed.ignoredLines });
 
   const declared = frontmatterString(data, 'name');
   let name = declared;

@@ -6,9 +6,9 @@ import { type SanitizeOptions, toTraceValue } from './sanitize.js';
 
 const redactor = new Redactor((secret) => `h${secret.length}`);
 
-// Timing goals live in bench/ (SPEC §13); a test only catches a super-linear blow-up, which on a
-// megabyte takes minutes, not the 50 ms goal bench/tracing-overhead.bench.mjs measures.
-const LINEAR_BOUND_MS = 1000;
+// Speed goals are measured by the tracing-overhead benchmark, not here. A super-linear blow-up on
+// a megabyte takes minutes, so the tests below catch one by finishing within this timeout at all.
+const BLOW_UP_TIMEOUT_MS = 10_000;
 const options: SanitizeOptions = { redactor, maxStringChars: 4000 };
 const clean = (value: unknown) => JSON.stringify(toTraceValue(value, options));
 
@@ -19,8 +19,8 @@ function expectGone(value: unknown, ...secrets: string[]): string {
   return text;
 }
 
-describe('reliability §5.3 adversarial redaction inputs', () => {
-  it('R1 redacts an Authorization header and every spelling of an API key field', () => {
+describe('redaction of adversarial inputs', () => {
+  it('redacts an Authorization header and every spelling of an API key field', () => {
     const key = fakeSecrets.openai;
     expectGone({ Authorization: `Bearer ${key}` }, key);
     for (const field of [
@@ -36,14 +36,14 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     }
   });
 
-  it('R2 redacts array-of-pairs headers nested deep', () => {
+  it('redacts array-of-pairs headers nested deep', () => {
     expectGone(
       { a: [{ b: { headers: [['authorization', 'Bearer abc.def.ghi']] } }] },
       'abc.def.ghi',
     );
   });
 
-  it('R3 redacts a password inside a double-encoded JSON body', () => {
+  it('redacts a password inside a double-encoded JSON body', () => {
     expectGone({ body: JSON.stringify({ password: 'hunter2hunter2' }) }, 'hunter2hunter2');
     expectGone(
       { body: JSON.stringify({ body: JSON.stringify({ password: 'hunter3' }) }) },
@@ -51,13 +51,13 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     );
   });
 
-  it('R4 redacts an Anthropic key in the output of cat .env', () => {
+  it('redacts an Anthropic key in the output of cat .env', () => {
     const output = `FOO=bar\nANTHROPIC_API_KEY=${fakeSecrets.anthropic}\n`;
     const text = expectGone(output, fakeSecrets.anthropic, fakeSecrets.anthropic.slice(0, 16));
     expect(text).toContain('FOO=bar');
   });
 
-  it('R5 redacts the bearer token of a curl command', () => {
+  it('redacts the bearer token of a curl command', () => {
     const text = expectGone(
       'curl -H "Authorization: Bearer abcdefghijklmnop" https://x',
       'abcdefghijklmnop',
@@ -65,7 +65,7 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     expect(text).toContain('https://x');
   });
 
-  it('R6 redacts the password, token and signature of a URL', () => {
+  it('redacts the password, token and signature of a URL', () => {
     const text = expectGone(
       'https://user:p%40ss@host/x?token=abc123&sig=zzz',
       'p%40ss',
@@ -75,7 +75,7 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     expect(text).toContain('host/x');
   });
 
-  it('R7 redacts AWS, GitHub, Slack, GCP, JWT and multi-line PEM values', () => {
+  it('redacts AWS, GitHub, Slack, GCP, JWT and multi-line PEM values', () => {
     const values = [
       fakeSecrets.awsAccessKeyId,
       fakeSecrets.github,
@@ -89,17 +89,17 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     expectGone(`key file:\n${fakeSecrets.pem}\nafter`, ...pemBodyLines);
   });
 
-  it('R7 redacts a PEM block cut before its END line', () => {
+  it('redacts a PEM block cut before its END line', () => {
     const cut = fakeSecrets.pem.split('\n').slice(0, 3).join('\n');
     expectGone(cut, ...pemBodyLines.slice(0, 2));
   });
 
-  it('R7 redacts an AWS secret access key by context and by entropy', () => {
+  it('redacts an AWS secret access key by context and by entropy', () => {
     expectGone(`aws_secret_access_key = ${fakeSecrets.awsSecretKey}`, fakeSecrets.awsSecretKey);
     expectGone(`secret is ${fakeSecrets.awsSecretKey} here`, fakeSecrets.awsSecretKey);
   });
 
-  it('R8 redacts Feishu tokens, secrets and signatures', () => {
+  it('redacts Feishu tokens, secrets and signatures', () => {
     expectGone('Authorization: Bearer t-g1044abcdefghijklmnop', 't-g1044abcdefghijklmnop');
     expectGone('Bearer u-abcdefghijklmnop', 'u-abcdefghijklmnop');
     expectGone({ app_secret: 'feishu-app-secret-value' }, 'feishu-app-secret-value');
@@ -107,20 +107,20 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     expectGone({ headers: { 'X-Lark-Signature': 'sig-value-123' } }, 'sig-value-123');
   });
 
-  it('R9 redacts a key that arrived split across two stream deltas once assembled', () => {
+  it('redacts a key that arrived split across two stream deltas once assembled', () => {
     const key = fakeSecrets.anthropic;
     const deltas = [key.slice(0, 10), key.slice(10)];
     expectGone({ content: deltas.join('') }, key.slice(10));
   });
 
-  it('R10 redacts a hex token in password context and a bare high-entropy base64 secret', () => {
+  it('redacts a hex token in password context and a bare high-entropy base64 secret', () => {
     const hex = 'a3f9c2e81b7d4f6a9c0e5b2d8f1a7c3e9b4d6f20';
     expectGone(`password=${hex}`, hex);
     const b64 = Buffer.from(fakeSecrets.awsSecretKey + fakeSecrets.github).toString('base64');
     expectGone(`blob ${b64}`, b64);
   });
 
-  it('R11 leaves tokenizer, keyboard, passwordless_login, git SHAs, UUIDs and paths alone', () => {
+  it('leaves tokenizer, keyboard, passwordless_login, git SHAs, UUIDs and paths alone', () => {
     const benign = [
       'tokenizer=bert',
       'keyboard layout',
@@ -131,7 +131,7 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
       'max_tokens: 4000',
       'input_tokens=829',
       'src/components/ButtonGroup/ButtonGroupItem2.tsx',
-      'packages/tracing/src/capture/redaction-follows-reliability-r1-to-r14.test.ts',
+      'packages/tracing/src/capture/redaction-removes-secrets-by-key-and-by-value.test.ts',
       'getUserAccountSettingsFromDatabaseV2',
       'AbstractSingletonProxyFactoryBean2Impl',
       'The task-management overview',
@@ -143,15 +143,15 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     );
   });
 
-  it('R12 survives cycles, a 10 MB string, a throwing getter and an Error, in bounded time', () => {
+  it('survives cycles, a 10 MB string, a throwing getter and an Error', {
+    timeout: BLOW_UP_TIMEOUT_MS,
+  }, () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
     expect(clean(cyclic)).toBe(JSON.stringify({ name: 'loop', self: '[circular]' }));
 
     const huge = `${'z'.repeat(10 * 2 ** 20)} ${fakeSecrets.github}`;
-    const started = performance.now();
     const cut = toTraceValue(huge, options) as string;
-    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
     expect(cut.length).toBe(4000);
 
     const withGetter = Object.defineProperty({ ok: 1 }, 'bad', {
@@ -165,7 +165,9 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     expectGone(new Error('token=abc'), 'abc');
   });
 
-  it('R12 scans 1 MB of adversarial text in linear time', () => {
+  it('scans 1 MB of adversarial text without a super-linear blow-up', {
+    timeout: BLOW_UP_TIMEOUT_MS,
+  }, () => {
     const big = { maxStringChars: 2 ** 20, redactor };
     for (const text of [
       'a.'.repeat(2 ** 19),
@@ -175,13 +177,11 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
       'password='.repeat(2 ** 20 / 9),
       'https://'.repeat(2 ** 20 / 8),
     ]) {
-      const started = performance.now();
-      toTraceValue(text, big);
-      expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(LINEAR_BOUND_MS);
+      expect(typeof toTraceValue(text, big), text.slice(0, 20)).toBe('string');
     }
   });
 
-  it('R13 metadata capture keeps only a keyed hash and sizes of a command with a key', () => {
+  it('metadata capture keeps only a keyed hash and sizes of a command with a key', () => {
     const command = `export OPENAI_API_KEY=${fakeSecrets.openai}`;
     const attributes = capturePayload(
       'tool_arguments',
@@ -196,7 +196,7 @@ describe('reliability §5.3 adversarial redaction inputs', () => {
     expect(JSON.stringify(attributes)).not.toContain('sk-');
   });
 
-  it('R14 redacts a provider SDK error that echoes request headers', () => {
+  it('redacts a provider SDK error that echoes request headers', () => {
     const error = new Error(
       `401 Unauthorized; request headers: {"authorization":"Bearer ${fakeSecrets.openai}","x-api-key":"${fakeSecrets.anthropic}"}`,
     );

@@ -1,6 +1,6 @@
 /**
  * JSON with object keys sorted at every depth, written in one pass (no sorted copy), so equal
- * payloads hash equally whatever their key order. Cycles become `"[circular]"`, throwing getters
+ * values serialise (and hash, and compare) equally whatever their key order. Cycles become `"[circular]"`, throwing getters
  * `"[unreadable]"`, bigints strings; what JSON drops (undefined, functions) is dropped.
  *
  * @example

@@ -14,14 +14,15 @@ export interface SecretRule {
 }
 
 // Every quantifier in a prefix is bounded or anchored on a literal, so a megabyte of adversarial
-// text costs linear time (reliability §5.2: 1 MB in < 50 ms).
+// text is scanned in linear time. The look-ahead stops a rule from redacting a marker that an
+// earlier rule (or an earlier pass) already put there, in either spelling.
 const NOT_REDACTED = '(?!\\[REDACTED)';
 
 /**
- * The value rules, applied in order to every string that reaches a trace: provider keys, VCS and
- * cloud tokens, JWTs, PEM blocks, auth headers, URL credentials and `key=value` assignments
- * (reliability §5.1, abridged from gitleaks and detect-secrets). Specific rules come first so the
- * marker names the most precise rule.
+ * The value rules, applied in order to every string that may carry a credential: provider keys,
+ * VCS and cloud tokens, JWTs, PEM blocks, auth headers, URL credentials and `key=value`
+ * assignments (abridged from gitleaks and detect-secrets). Specific rules come first so a marker
+ * names the most precise rule.
  *
  * @example
  * secretRules.map((rule) => rule.id); // ['private-key', 'anthropic-api-key', …]
@@ -80,6 +81,61 @@ export const secretRules: readonly SecretRule[] = [
     accept: looksRandom,
   },
 ];
+
+/**
+ * Apply `rules` to `text` in order, replacing each secret with what `replace` returns for it.
+ * Matches that overlap a `protect` match (the markers a caller writes, say) are left alone, so a
+ * marker that names its rule (`…:github-token:…`) is never read as a `token:` assignment.
+ *
+ * @example
+ * applySecretRules('token=abc123', secretRules, (rule) => `<${rule}>`); // 'token=<keyword-assignment>'
+ */
+export function applySecretRules(
+  text: string,
+  rules: readonly SecretRule[],
+  replace: (ruleId: string, secret: string) => string,
+  protect?: RegExp,
+): string {
+  let out = text;
+  for (const rule of rules) out = applyRule(out, rule, replace, protect);
+  return out;
+}
+
+function applyRule(
+  text: string,
+  rule: SecretRule,
+  replace: (ruleId: string, secret: string) => string,
+  protect: RegExp | undefined,
+): string {
+  rule.pattern.lastIndex = 0;
+  // Cheap exit: most strings match no rule, and building a new string costs more than a test.
+  if (!rule.pattern.test(text)) return text;
+  rule.pattern.lastIndex = 0;
+  const guarded = protect ? rangesOf(text, protect) : [];
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(rule.pattern)) {
+    const range = match.indices?.groups?.secret ?? match.indices?.[0];
+    if (!range) continue;
+    const [start, end] = range;
+    const matchEnd = match.index + match[0].length;
+    if (guarded.some(([from, to]) => start < to && matchEnd > from)) continue;
+    const secret = text.slice(start, end);
+    if (rule.accept && !rule.accept(secret)) continue;
+    out += text.slice(last, start) + replace(rule.id, secret);
+    last = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+function rangesOf(text: string, pattern: RegExp): Array<[number, number]> {
+  const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
+  const ranges: Array<[number, number]> = [];
+  for (const match of text.matchAll(new RegExp(pattern.source, flags))) {
+    ranges.push([match.index, match.index + match[0].length]);
+  }
+  return ranges;
+}
 
 /**
  * A bare token is only a secret when it mixes upper case, lower case and digits and its Shannon

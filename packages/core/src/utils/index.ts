@@ -1,0 +1,32 @@
+/**
+ * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
+ * kept in one place so each exists once: stable JSON, secret rules and scrubbing, the retry-after
+ * policy, an abortable sleep, the stream idle watchdog and response pricing. Not the agent API:
+ * that is `@tiny-claw/core`.
+ *
+ * @example
+ * import { IdleWatchdog, retryDelayMs, scrubSecrets, sleep } from '@tiny-claw/core/utils';
+ *
+ * @module
+ */
+
+export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
+export { oneLine } from './one-line.js';
+export {
+  backoffMs,
+  honouredRetryAfterMs,
+  MAX_HONOURED_RETRY_AFTER_MS,
+  MAX_RETRY_DELAY_MS,
+  parseRetryAfterMs,
+  retryDelayMs,
+} from './retry-after.js';
+export { REDACTED, scrubSecrets } from './scrub-secrets.js';
+export {
+  applySecretRules,
+  type SecretRule,
+  secretRules,
+  shannonEntropy,
+} from './secret-rules.js';
+export { sleep } from './sleep.js';
+export { stableJson } from './stable-json.js';
+export { withCost } from './with-cost.js';
