@@ -50,7 +50,7 @@ export {
   type ToolDefinition,
   toolCallSchema,
 } from './messages.js';
-export type { Logger, LogLevel } from './observe/logger.js';
+export { type Logger, type LogLevel, nullLogger } from './observe/logger.js';
 export {
   findModelPrice,
   type ModelPrice,

@@ -3,7 +3,7 @@ import { ConfigurationError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempStateDir } from './__fixtures__/scripted-run.js';
 import { keyedHash } from './capture/keyed-hash.js';
-import { createTracer } from './create-tracer.js';
+import { createSpanTracer, createTracer } from './create-tracer.js';
 import type { TraceTree } from './trace-schema.js';
 
 let state: Awaited<ReturnType<typeof tempStateDir>>;
@@ -30,7 +30,7 @@ describe('createTracer', () => {
 
   it('hashes with a given salt instead of the install salt file', async () => {
     const trees: TraceTree[] = [];
-    const tracer = createTracer({
+    const tracer = createSpanTracer({
       stateDir: state.dir,
       mode: 'metadata',
       salt: 'fixed-salt',

@@ -4,7 +4,6 @@ import {
   errorMessage,
   type Logger,
   nullLogger,
-  nullTracer,
   type Tracer,
 } from '@tiny-claw/core';
 import { keyedHash } from './capture/keyed-hash.js';
@@ -12,6 +11,7 @@ import { Redactor } from './capture/redactor.js';
 import { ATTRIBUTE_MAX_CHARS } from './capture/sanitize.js';
 import { loadTraceSalt } from './capture/trace-salt.js';
 import { FileTraceRecorder, type TraceRecorder } from './recorder/trace-recorder.js';
+import { EventTracer } from './tracer/event-tracer.js';
 import { TreeTracer } from './tracer/tree-tracer.js';
 
 /**
@@ -51,10 +51,10 @@ export interface CreateTracerOptions {
 }
 
 /**
- * The tracer for a runtime: core's `nullTracer` when `mode` is `off`, else a tracer that keeps
- * each run as a tree and writes it to `<stateDir>/sessions/<key>/traces/<traceId>.json` when the
- * run finishes. Creating it touches no disk; the salt is loaded when a payload or secret is first
- * hashed.
+ * A tracer for `createAgent({ tracer })`: it follows each run's event stream, keeps the run as a
+ * tree and writes it to `<stateDir>/sessions/<key>/traces/<traceId>.json` when the run finishes.
+ * In mode `off` it records nothing. Creating it touches no disk; the salt is loaded when a payload
+ * or secret is first hashed.
  *
  * @throws ConfigurationError when `maxPayloadChars` is not a positive integer.
  *
@@ -65,10 +65,22 @@ export interface CreateTracerOptions {
  *   maxPayloadChars: settings.traceMaxPayloadChars,
  *   logger,
  * });
- * const loop = new MainLoop({ provider: new UsageTrackingProvider(inner, { recorder, tracer }), tools, memory, tracer });
+ * const agent = createAgent({ provider, tracer, store: createFileStore(settings.stateDir) });
  */
 export function createTracer(options: CreateTracerOptions): Tracer {
-  if (options.mode === 'off') return nullTracer;
+  if (options.mode === 'off') return offTracer;
+  return new EventTracer(createSpanTracer({ ...options, mode: options.mode }));
+}
+
+/**
+ * The span engine a tracer is built on, configured from the same options (the salt, redaction,
+ * payload capture, recorders). For tests of the tree itself.
+ *
+ * @throws ConfigurationError when `maxPayloadChars` is not a positive integer.
+ */
+export function createSpanTracer(
+  options: CreateTracerOptions & { mode: Exclude<TraceMode, 'off'> },
+): TreeTracer {
   const logger = options.logger ?? nullLogger;
   const maxPayloadChars = options.maxPayloadChars ?? DEFAULT_MAX_PAYLOAD_CHARS;
   if (!Number.isInteger(maxPayloadChars) || maxPayloadChars < 1) {
@@ -103,6 +115,12 @@ export function createTracer(options: CreateTracerOptions): Tracer {
     logger,
   });
 }
+
+/** Mode `off`: follows nothing, writes nothing. */
+const offTracer: Tracer = {
+  onEvent: () => {},
+  finishRun: async () => undefined,
+};
 
 function toSalt(salt: Uint8Array | string | undefined): Uint8Array | undefined {
   if (salt === undefined) return undefined;

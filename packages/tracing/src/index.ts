@@ -1,7 +1,12 @@
 /**
  * @tiny-claw/tracing — every run as a JSON decision tree (agent.run → agent.step → llm.call /
- * tool.call), private by default: a tracer implementing core's `Tracer`, capture modes with
- * redaction by key and by value, and a file recorder with the readers the CLI needs.
+ * tool.call), private by default: a tracer for `createAgent({ tracer })` built from the run's
+ * event stream, capture modes with redaction by key and by value, a file recorder, and the readers
+ * and renderers the CLI needs.
+ *
+ * @example
+ * import { createTracer } from '@tiny-claw/tracing';
+ * const agent = createAgent({ provider, tracer: createTracer({ stateDir, mode: 'metadata' }) });
  *
  * @module
  */
@@ -70,4 +75,3 @@ export {
   traceSpanStatusSchema,
   traceTreeSchema,
 } from './trace-schema.js';
-export { TreeTracer, type TreeTracerOptions } from './tracer/tree-tracer.js';

@@ -10,7 +10,7 @@ import {
   tempStateDir,
   WRITE_CONTENT,
 } from './__fixtures__/scripted-run.js';
-import { createTracer } from './create-tracer.js';
+import { createSpanTracer, createTracer } from './create-tracer.js';
 import { readTrace } from './recorder/trace-reader.js';
 
 let state: Awaited<ReturnType<typeof tempStateDir>>;
@@ -45,8 +45,8 @@ describe('metadata mode', () => {
     expect(Object.keys(llm?.attributes ?? {}).filter((key) => key.startsWith('llm_'))).toEqual([]);
   });
 
-  it('R13 keeps only keyed hashes and sizes of a prompt that exports an API key', async () => {
-    const tracer = createTracer({ stateDir: state.dir, mode: 'metadata' });
+  it('keeps only keyed hashes and sizes of a prompt that exports an API key', async () => {
+    const tracer = createSpanTracer({ stateDir: state.dir, mode: 'metadata' });
     const prompt = `export OPENAI_API_KEY=${fakeSecrets.openai}`;
     const span = tracer.startRun('main', {}, { sessionKey: 'cli-000000000000-r13', runId: 'r13' });
     span.recordPayload('prompt', prompt);
@@ -59,7 +59,7 @@ describe('metadata mode', () => {
 
   it('hashes with the install salt, so the same content gives the same hash across tracers', async () => {
     const hashOf = async (runId: string) => {
-      const tracer = createTracer({ stateDir: state.dir, mode: 'metadata' });
+      const tracer = createSpanTracer({ stateDir: state.dir, mode: 'metadata' });
       const span = tracer.startRun('main', {}, { sessionKey: 'cli-000000000000-h', runId });
       span.recordPayload('tool_arguments', { command: 'ls' });
       const location = await tracer.finishRun(span, 'ok');

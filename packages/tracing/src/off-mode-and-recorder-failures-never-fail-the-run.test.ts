@@ -1,7 +1,6 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nullTracer } from '@tiny-claw/core';
-import { testSession } from '@tiny-claw/core/testing';
+import { cliSession } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordingLogger, scriptedRun, tempStateDir } from './__fixtures__/scripted-run.js';
 import { createTracer } from './create-tracer.js';
@@ -15,9 +14,8 @@ afterEach(async () => {
 });
 
 describe('TINY_CLAW_TRACE_MODE=off', () => {
-  it('is core nullTracer and writes nothing at all', async () => {
+  it('follows no run and writes nothing at all', async () => {
     const tracer = createTracer({ stateDir: state.dir, mode: 'off' });
-    expect(tracer).toBe(nullTracer);
     const result = await scriptedRun(tracer, { stateDir: state.dir });
     expect(result.stopReason).toBe('final');
     expect(result.traceId).toBeUndefined();
@@ -28,7 +26,7 @@ describe('TINY_CLAW_TRACE_MODE=off', () => {
 
 describe('recorder failures', () => {
   it('an unwritable traces directory is warned about and the run still finishes', async () => {
-    const sessionDir = join(state.dir, 'sessions', testSession(state.dir).key);
+    const sessionDir = join(state.dir, 'sessions', (await cliSession(state.dir)).key);
     await mkdir(sessionDir, { recursive: true });
     // A file where the directory should be: even root cannot create traces/<id>.json under it.
     await writeFile(join(sessionDir, 'traces'), 'not a directory');
@@ -72,7 +70,7 @@ describe('recorder failures', () => {
     await writeFile(stateDir, 'a file, not a directory');
     const logger = recordingLogger();
     const tracer = createTracer({ stateDir, mode: 'metadata', logger });
-    const result = await scriptedRun(tracer, { stateDir, logger });
+    const result = await scriptedRun(tracer, { stateDir, workdir: state.dir, logger });
     expect(result.stopReason).toBe('final');
     expect(logger.warnings.some((w) => w.startsWith('trace salt unavailable'))).toBe(true);
     expect(logger.warnings.some((w) => w.startsWith('trace recorder failed:'))).toBe(true);

@@ -2,21 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
 import {
   blockedCallOutput,
-  canonicalJson,
   createFailureTracker,
   failureKey,
   loopBreakerMessage,
 } from './loop-breaker.js';
 
-describe('canonicalJson', () => {
-  it('sorts object keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 0 }], c: 3 } })).toBe(
-      '{"a":{"c":3,"d":[2,{"y":0,"z":1}]},"b":1}',
-    );
-  });
-});
-
 describe('failureKey', () => {
+  it('sorts argument keys at every depth and keeps array order', () => {
+    const key = failureKey({
+      id: '1',
+      name: 't',
+      arguments: { b: 1, a: { d: [2, { z: 1, y: 0 }], c: 3 } },
+    });
+    expect(key).toBe('t:{"a":{"c":3,"d":[2,{"y":0,"z":1}]},"b":1}');
+  });
+
   it('is the same for arguments in a different key order', () => {
     const a = failureKey({ id: '1', name: 'read', arguments: { path: 'a', offset: 1 } });
     const b = failureKey({ id: '2', name: 'read', arguments: { offset: 1, path: 'a' } });

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors.js';
 import { type Message, msg, type ToolCall } from '../messages.js';
 import type { ToolOutput } from '../tool.js';
+import { stableJson } from '../utils/stable-json.js';
 import { renderFailure } from './failure-guidance.js';
 import { loopBreakerText } from './strings.js';
 
@@ -74,32 +75,6 @@ export function createFailureTracker(
   };
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
-  }
-  return value;
-}
-
-/**
- * JSON with object keys sorted at every depth, so `{a,b}` and `{b,a}` give the same text.
- *
- * @example
- * canonicalJson({ b: 1, a: { d: 2, c: 3 } }); // '{"a":{"c":3,"d":2},"b":1}'
- */
-export function canonicalJson(value: unknown): string {
-  try {
-    return JSON.stringify(sortKeys(value)) ?? 'null';
-  } catch {
-    // Arguments come from JSON, so this only guards against odd values put there by hand.
-    return String(value);
-  }
-}
-
 /**
  * Identity of a call for repeat detection: `<tool>:<canonical arguments>`. Undecodable raw
  * arguments are part of it, so two different broken payloads are not the same call.
@@ -109,7 +84,7 @@ export function canonicalJson(value: unknown): string {
  * // 'lookup:{"city":"Oslo","units":"metric"}'
  */
 export function failureKey(call: ToolCall): string {
-  const base = `${call.name}:${canonicalJson(call.arguments)}`;
+  const base = `${call.name}:${stableJson(call.arguments)}`;
   return call.argumentsError === undefined
     ? base
     : `${base}:${JSON.stringify(call.argumentsError)}`;

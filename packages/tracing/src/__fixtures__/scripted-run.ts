@@ -2,15 +2,14 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createAgent,
+  createMemoryStore,
   defineTool,
   type Logger,
-  MainLoop,
   type RunResult,
-  ToolRegistry,
   type Tracer,
-  UsageTrackingProvider,
 } from '@tiny-claw/core';
-import { InMemoryMemory, ScriptedProvider, testSession } from '@tiny-claw/core/testing';
+import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { z } from 'zod';
 
 /** The prompt and answer of the scripted run; tests grep trace files for them. */
@@ -21,36 +20,41 @@ export const BETA_PATH = 'ARG-MARKER-beta.txt';
 export const WRITE_CONTENT = 'WRITE-CONTENT-MARKER summary';
 
 /**
- * Two parallel reads (the first one slower, so they finish out of order), a write, then a final
- * answer, through the real MainLoop, executor and usage decorator.
+ * Two parallel reads (the first one waits for the second, so they finish out of order), a write,
+ * then a final answer, through a real agent with the tracer attached. The run's workdir is the
+ * state dir unless another is given.
  */
 export async function scriptedRun(
   tracer: Tracer,
-  options: { stateDir: string; files?: Record<string, string>; logger?: Logger },
+  options: { stateDir: string; workdir?: string; files?: Record<string, string>; logger?: Logger },
 ): Promise<RunResult> {
   const files = options.files ?? {
     [ALPHA_PATH]: 'alpha says hello',
     [BETA_PATH]: 'beta says hi',
   };
+  let betaDone: () => void = () => {};
+  const betaFinished = new Promise<void>((resolve) => {
+    betaDone = resolve;
+  });
   const read = defineTool({
     name: 'read',
     description: 'read a file',
     parallelSafe: true,
     parameters: z.object({ path: z.string() }),
     run: async ({ path }) => {
-      // The first call sleeps longest, so completion order is the reverse of the model's order.
-      await new Promise((resolve) => setTimeout(resolve, path === ALPHA_PATH ? 40 : 5));
-      return { content: files[path] ?? 'missing', isError: false };
+      // The first call waits for the second, so completion order is the reverse of the model's.
+      if (path === ALPHA_PATH) await betaFinished;
+      else betaDone();
+      return files[path] ?? 'missing';
     },
   });
   const write = defineTool({
     name: 'write',
     description: 'write a file',
-    parallelSafe: false,
     parameters: z.object({ path: z.string(), content: z.string() }),
-    run: async ({ path }) => ({ content: `wrote ${path}`, isError: false }),
+    run: ({ path }) => `wrote ${path}`,
   });
-  const scripted = new ScriptedProvider({
+  const provider = new ScriptedProvider({
     turns: [
       {
         tool_calls: [
@@ -66,19 +70,15 @@ export async function scriptedRun(
       { text: ANSWER, usage: { input_tokens: 200, output_tokens: 30 } },
     ],
   });
-  const provider = new UsageTrackingProvider(scripted, {
-    recorder: { record: () => {} },
-    tracer,
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
-  const loop = new MainLoop({
+  const agent = createAgent({
     provider,
-    tools: new ToolRegistry().register(read).register(write),
-    memory: new InMemoryMemory(),
+    tools: [read, write],
+    store: createMemoryStore(),
     tracer,
+    workdir: options.workdir ?? options.stateDir,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  return loop.run({ prompt: PROMPT, session: testSession(options.stateDir) });
+  return agent.run(PROMPT);
 }
 
 /** A fresh state directory; `cleanup` removes it. */

@@ -1,5 +1,4 @@
 import type { KeyObject } from 'node:crypto';
-import type { SpanHandle } from '@tiny-claw/core';
 import { stableJson } from '@tiny-claw/core/utils';
 import type { TraceAttributes, TraceCaptureMode } from '../trace-schema.js';
 import { keyedHash } from './keyed-hash.js';
@@ -20,14 +19,9 @@ const METADATA_PAYLOADS: ReadonlySet<string> = new Set([
   'tool_observation',
 ]);
 
-/**
- * The payload names core hands to `SpanHandle.recordPayload` (`prompt`, `result_text`,
- * `llm_request`, `llm_response`, `tool_arguments`, `tool_observation`).
- *
- * @example
- * const name: TracePayloadName = 'tool_observation';
- */
-export type TracePayloadName = Parameters<SpanHandle['recordPayload']>[0];
+export type { TracePayloadName } from '../tracer/span-types.js';
+
+import type { TracePayloadName } from '../tracer/span-types.js';
 
 /**
  * What payload capture needs: the mode, the salt for hashes, and the sanitiser for replay.

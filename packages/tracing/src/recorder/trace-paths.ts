@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { ConfigurationError, sessionDirectory } from '@tiny-claw/core';
+import { ConfigurationError } from '@tiny-claw/core';
+import { sessionDirectory } from '@tiny-claw/core/utils';
 
 /**
  * A trace id is one file name: letters, digits, `-` and `_` only.

@@ -1,12 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  ConfigurationError,
-  errorMessage,
-  isErrnoError,
-  StateError,
-  validateSessionKey,
-} from '@tiny-claw/core';
+import { ConfigurationError, errorMessage, StateError } from '@tiny-claw/core';
+import { isErrnoError, validateSessionKey } from '@tiny-claw/core/utils';
 import {
   type TraceAttributes,
   type TraceSpanStatus,

@@ -1,16 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  errorMessage,
-  type Logger,
-  nullLogger,
-  nullTracer,
-  type SpanAttributes,
-  type SpanHandle,
-  type SpanKind,
-  type SpanStatus,
-  type TraceLocation,
-  type Tracer,
-} from '@tiny-claw/core';
+import { errorMessage, type Logger, nullLogger, type TraceLocation } from '@tiny-claw/core';
 import {
   capturePayload,
   type PayloadCaptureOptions,
@@ -20,9 +9,9 @@ import { type SanitizeOptions, sanitizeAttributes, sanitizeText } from '../captu
 import { TRACE_ID_PATTERN } from '../recorder/trace-paths.js';
 import type { TraceRecorder } from '../recorder/trace-recorder.js';
 import { TRACE_SCHEMA_VERSION, type TraceCaptureMode, type TraceTree } from '../trace-schema.js';
-import { currentSpanStorage } from './current-span.js';
 import { newSpanId } from './span-id.js';
 import { isoWithMicros, preciseNow, type RunState, SpanNode } from './span-node.js';
+import type { SpanAttributes, SpanHandle, SpanKind, SpanStatus } from './span-types.js';
 
 /**
  * What a {@link TreeTracer} is built from; `createTracer` fills these in from settings.
@@ -85,10 +74,9 @@ class TreeSpan implements SpanHandle {
 }
 
 /**
- * The tracer behind `createTracer`: keeps each run's spans as an in-memory tree and hands the
- * finished tree to its recorders. Parents are explicit when given (parallel tool calls), else the
- * span of the nearest enclosing {@link TreeTracer.withSpan} (AsyncLocalStorage). A span with
- * neither is detached: it works but is recorded nowhere, because guessing a run would put it in
+ * The span engine behind `createTracer`: keeps each run's spans as an in-memory tree and hands the
+ * finished tree to its recorders. Every span names its parent explicitly; a span whose parent is
+ * unknown is detached: it works but is recorded nowhere, because guessing a run would put it in
  * the wrong tree when several runs share the process.
  *
  * Tracing is observation only: nothing here throws into the run, and recorder failures are
@@ -99,7 +87,7 @@ class TreeSpan implements SpanHandle {
  * const run = tracer.startRun('main', {}, { sessionKey, runId });
  * await tracer.finishRun(run, 'ok');
  */
-export class TreeTracer implements Tracer {
+export class TreeTracer {
   readonly options: TreeTracerOptions;
   readonly #logger: Logger;
   #payloads: PayloadCaptureOptions | undefined;
@@ -143,12 +131,12 @@ export class TreeTracer implements Tracer {
     kind: SpanKind,
     name: string,
     attributes: SpanAttributes,
-    parent?: SpanHandle,
+    parent: SpanHandle | undefined,
   ): SpanHandle {
-    const parentNode = this.#own(parent) ?? this.#own(currentSpanStorage.getStore());
+    const parentNode = this.#own(parent);
     if (!parentNode || parentNode.run.finished) {
       this.#logger.debug(`trace span ${kind} ${name} has no open parent; it is not recorded`);
-      return nullTracer.startSpan(kind, name, attributes, parent);
+      return detachedSpan(parent?.traceId ?? '');
     }
     const node = new SpanNode({
       spanId: newSpanId(),
@@ -160,17 +148,6 @@ export class TreeTracer implements Tracer {
     const span = new TreeSpan(node, this);
     span.setAttributes(attributes);
     return span;
-  }
-
-  withSpan<T>(span: SpanHandle, fn: () => T): T {
-    return span instanceof TreeSpan && span.owner === this
-      ? currentSpanStorage.run(span, fn)
-      : fn();
-  }
-
-  currentSpan(): SpanHandle | undefined {
-    const span = currentSpanStorage.getStore();
-    return this.#own(span) ? span : undefined;
   }
 
   async finishRun(run: SpanHandle, status: SpanStatus): Promise<TraceLocation | undefined> {
@@ -232,4 +209,16 @@ export class TreeTracer implements Tracer {
   #own(span: SpanHandle | undefined): SpanNode | undefined {
     return span instanceof TreeSpan && span.owner === this ? span.node : undefined;
   }
+}
+
+/** A span that records nothing: the parent of the span it stands for is unknown or finished. */
+function detachedSpan(traceId: string): SpanHandle {
+  return {
+    spanId: 'detached',
+    traceId,
+    setAttributes() {},
+    addEvent() {},
+    recordPayload() {},
+    end() {},
+  };
 }

@@ -88,7 +88,7 @@ export function frontmatterString(
  * Read a list field: a comma-separated string or a list, empty items dropped.
  *
  * @example
- * frontmatterList({ 'allowed-tools': 'read, bash' }, 'allowed_tools', 'allowed-tools'); // ['read', 'bash']
+ * frontmatterList({ 'allowed-tools': 'lookup, search' }, 'allowed_tools', 'allowed-tools'); // ['lookup', 'search']
  */
 export function frontmatterList(
   data: ParsedFrontmatter['data'],

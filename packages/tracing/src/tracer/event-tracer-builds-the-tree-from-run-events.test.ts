@@ -1,0 +1,241 @@
+import type { RunEvent, RunResult, SessionRef } from '@tiny-claw/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempStateDir } from '../__fixtures__/scripted-run.js';
+import { createTracer } from '../create-tracer.js';
+import type { TraceSpan, TraceTree } from '../trace-schema.js';
+
+let state: Awaited<ReturnType<typeof tempStateDir>>;
+let trees: TraceTree[];
+beforeEach(async () => {
+  state = await tempStateDir();
+  trees = [];
+});
+afterEach(() => state.cleanup());
+
+const session: SessionRef = {
+  key: 'cli-000000000000-default',
+  source: 'cli',
+  externalId: 'default',
+  displayName: 'default',
+  workdir: '/repo',
+};
+const call = (id: string, name: string) => ({ id, name, arguments: {} });
+const output = { content: 'ok', isError: false };
+
+function tracer() {
+  return createTracer({
+    stateDir: state.dir,
+    mode: 'metadata',
+    recorders: [{ record: async (tree) => void trees.push(tree) }],
+  });
+}
+
+function result(runId: string, fields: Partial<RunResult> = {}): RunResult {
+  return {
+    runId,
+    sessionKey: session.key,
+    workdir: session.workdir,
+    text: 'done',
+    stopReason: 'final',
+    steps: 1,
+    maxSteps: 5,
+    mode: 'act',
+    provider: 'scripted',
+    model: null,
+    usage: null,
+    ...fields,
+  };
+}
+
+const start = (
+  runId: string,
+  extra: Partial<Extract<RunEvent, { type: 'run.start' }>> = {},
+): RunEvent => ({
+  type: 'run.start',
+  runId,
+  session,
+  mode: 'act',
+  maxSteps: 5,
+  provider: 'scripted',
+  model: null,
+  prompt: 'p',
+  caller: 'main_loop',
+  ...extra,
+});
+const step = (runId: string, n: number): RunEvent => ({
+  type: 'step.start',
+  runId,
+  step: n,
+  maxSteps: 5,
+  phase: 'act',
+  toolChoice: 'auto',
+  tools: ['explore'],
+  messageCount: 2,
+});
+
+const shape = (span: TraceSpan): unknown => ({
+  [`${span.kind} ${span.name}`]: span.children.map(shape),
+});
+
+describe('the event tracer', () => {
+  it('nests a run started inside a tool call as subagent.run under that tool.call', async () => {
+    const t = tracer();
+    const events: RunEvent[] = [
+      start('parent'),
+      step('parent', 1),
+      { type: 'tool.start', runId: 'parent', step: 1, call: call('c1', 'explore'), index: 0 },
+      start('child', { caller: 'subagent', parent: { runId: 'parent', toolCallId: 'c1' } }),
+      step('child', 1),
+      { type: 'tool.start', runId: 'child', step: 1, call: call('k1', 'read'), index: 0 },
+      {
+        type: 'tool.end',
+        runId: 'child',
+        step: 1,
+        call: call('k1', 'read'),
+        index: 0,
+        status: 'completed',
+        output,
+        observation: output,
+        latencyMs: 1,
+        blocked: false,
+      },
+    ];
+    for (const event of events) t.onEvent(event);
+    expect(await t.finishRun('child', { result: result('child') })).toBeUndefined();
+    t.onEvent({
+      type: 'tool.end',
+      runId: 'parent',
+      step: 1,
+      call: call('c1', 'explore'),
+      index: 0,
+      status: 'completed',
+      output,
+      observation: output,
+      latencyMs: 5,
+      blocked: false,
+    });
+    const where = await t.finishRun('parent', { result: result('parent') });
+    expect(where?.traceId).toBeDefined();
+    expect(trees).toHaveLength(1);
+    expect(shape(trees[0]?.root as TraceSpan)).toEqual({
+      'agent.run main': [
+        {
+          'agent.step step.1': [
+            {
+              'tool.call tool.explore': [
+                {
+                  'subagent.run subagent.run': [
+                    { 'agent.step step.1': [{ 'tool.call tool.read': [] }] },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('hangs an approval.pause under the paused tool.call and ends the call ok', async () => {
+    const t = tracer();
+    const suspended = { content: 'needs approval', isError: true };
+    for (const event of [
+      start('r'),
+      step('r', 1),
+      { type: 'tool.start', runId: 'r', step: 1, call: call('c1', 'write'), index: 0 },
+      {
+        type: 'tool.end',
+        runId: 'r',
+        step: 1,
+        call: call('c1', 'write'),
+        index: 0,
+        status: 'suspended',
+        output: suspended,
+        observation: suspended,
+        latencyMs: 1,
+        blocked: false,
+      },
+      {
+        type: 'approval.required',
+        runId: 'r',
+        step: 1,
+        call: call('c1', 'write'),
+        index: 0,
+        approvalId: 'ap1',
+        checkpointId: 'cp1',
+        summary: 'needs approval',
+      },
+    ] satisfies RunEvent[]) {
+      t.onEvent(event);
+    }
+    await t.finishRun('r', {
+      result: result('r', { stopReason: 'approval_required', approvalId: 'ap1' }),
+    });
+    const tool = trees[0]?.root.children[0]?.children[0];
+    expect(tool).toMatchObject({
+      status: 'ok',
+      attributes: { suspended: true, approval_id: 'ap1' },
+    });
+    expect(tool?.children[0]).toMatchObject({
+      kind: 'approval.pause',
+      attributes: { approval_id: 'ap1', checkpoint_id: 'cp1' },
+    });
+    expect(trees[0]?.root).toMatchObject({
+      status: 'ok',
+      attributes: { stop_reason: 'approval_required' },
+    });
+  });
+
+  it('names the failed model call on the root of a provider failure, and the error of a crashed run', async () => {
+    const t = tracer();
+    t.onEvent(start('r'));
+    t.onEvent(step('r', 1));
+    t.onEvent({
+      type: 'model.start',
+      runId: 'r',
+      step: 1,
+      attempt: 1,
+      provider: 'scripted',
+      messages: [],
+      tools: [],
+      toolChoice: 'auto',
+    });
+    t.onEvent({
+      type: 'model.error',
+      runId: 'r',
+      step: 1,
+      attempt: 1,
+      provider: 'scripted',
+      errorType: 'rate_limit',
+      message: 'slow down',
+      cancelled: false,
+      latencyMs: 3,
+    });
+    await t.finishRun('r', { result: result('r', { stopReason: 'provider_error' }) });
+    expect(trees[0]?.root).toMatchObject({
+      status: 'error',
+      attributes: { error_type: 'rate_limit' },
+    });
+    expect(trees[0]?.root.children[0]?.children[0]).toMatchObject({
+      kind: 'llm.call',
+      status: 'error',
+    });
+
+    t.onEvent(start('crash'));
+    await t.finishRun('crash', { error: new RangeError('boom') });
+    expect(trees[1]?.root).toMatchObject({
+      status: 'error',
+      attributes: { error_type: 'RangeError' },
+    });
+  });
+
+  it('ignores events of runs it never saw start and a second finish', async () => {
+    const t = tracer();
+    t.onEvent(step('ghost', 1));
+    expect(await t.finishRun('ghost', { result: result('ghost') })).toBeUndefined();
+    t.onEvent(start('r'));
+    await t.finishRun('r', { result: result('r') });
+    expect(await t.finishRun('r', { result: result('r') })).toBeUndefined();
+    expect(trees).toHaveLength(1);
+  });
+});
