@@ -1,4 +1,4 @@
-import type { StopReason } from '@tiny-claw/core';
+import type { ErrorCode, StopReason } from '@tiny-claw/core';
 
 /** Process exit codes of the CLI (documented in `--help`). */
 export const ExitCode = {
@@ -28,5 +28,27 @@ export function exitCodeForStopReason(reason: StopReason): number {
       return ExitCode.runtime;
     default:
       return ExitCode.ok;
+  }
+}
+
+/**
+ * Exit code for an error that ended a command, from the kind of problem it reports.
+ *
+ * @example
+ * exitCodeForError('configuration'); // 78
+ */
+export function exitCodeForError(code: ErrorCode): number {
+  switch (code) {
+    case 'configuration':
+      return ExitCode.configuration;
+    case 'provider':
+      return ExitCode.provider;
+    case 'tool':
+      return ExitCode.tool;
+    case 'cancelled':
+      return ExitCode.interrupted;
+    case 'runtime':
+    case 'state':
+      return ExitCode.runtime;
   }
 }

@@ -8,6 +8,6 @@
  * @module
  */
 export { type HealthArgs, parseHealthArgs, parseRunArgs, type RunArgs } from './args.js';
-export { ExitCode, exitCodeForStopReason } from './exit-codes.js';
+export { ExitCode, exitCodeForError, exitCodeForStopReason } from './exit-codes.js';
 export { main } from './main.js';
 export type { Output } from './output.js';

@@ -1,4 +1,4 @@
-import { ExitCode } from './exit-codes.js';
+import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { mainHelp } from './help.js';
 import { type Output, processOutput } from './output.js';
 import { UsageError } from './usage-error.js';
@@ -62,7 +62,7 @@ async function reportError(error: unknown, out: Output): Promise<number> {
   const { TinyClawError } = await import('@tiny-claw/core');
   if (TinyClawError.isInstance(error)) {
     out.stderr(`tiny-claw: ${error.message.replaceAll('\n', '\n  ')}\n`);
-    return error.exitCode;
+    return exitCodeForError(error.code);
   }
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   out.stderr(`tiny-claw: unexpected error: ${detail}\n`);

@@ -4,24 +4,20 @@ const marker = Symbol.for('tiny-claw.error');
 export type ErrorCode = 'runtime' | 'configuration' | 'provider' | 'tool' | 'cancelled' | 'state';
 
 /**
- * Base class of every error tiny-claw throws on purpose. `exitCode` is what the CLI exits with.
+ * Base class of every error tiny-claw throws on purpose. `code` says what kind of problem it is;
+ * front ends decide what to do with it (the CLI maps it to an exit code).
  *
  * @example
- * if (TinyClawError.isInstance(err)) process.exitCode = err.exitCode;
+ * if (TinyClawError.isInstance(err) && err.code === 'configuration') console.error(err.message);
  */
 export class TinyClawError extends Error {
   readonly [marker] = true;
   readonly code: ErrorCode;
-  readonly exitCode: number;
 
-  constructor(
-    message: string,
-    options: { cause?: unknown; code?: ErrorCode; exitCode?: number } = {},
-  ) {
+  constructor(message: string, options: { cause?: unknown; code?: ErrorCode } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = options.code ?? 'runtime';
-    this.exitCode = options.exitCode ?? 1;
   }
 
   /** True for any tiny-claw error, even one thrown by a second copy of this package. */
@@ -30,10 +26,15 @@ export class TinyClawError extends Error {
   }
 }
 
-/** A setting, flag or file the user controls is invalid. Exit code 78. */
+/**
+ * A setting, flag or file the user controls is invalid.
+ *
+ * @example
+ * throw new ConfigurationError('maxSteps must be an integer of at least 1, got 0.');
+ */
 export class ConfigurationError extends TinyClawError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, { ...options, code: 'configuration', exitCode: 78 });
+    super(message, { ...options, code: 'configuration' });
   }
 }
 
@@ -51,7 +52,12 @@ export type ProviderErrorKind =
   | 'invalid_response'
   | 'unknown';
 
-/** A model provider failed. Exit code 70. Messages never contain API keys. */
+/**
+ * A model provider failed. Messages never contain API keys.
+ *
+ * @example
+ * throw new ProviderError('rate limited', { kind: 'rate_limit', status: 429, isRetryable: true });
+ */
 export class ProviderError extends TinyClawError {
   readonly isRetryable: boolean;
   readonly status: number | undefined;
@@ -66,31 +72,46 @@ export class ProviderError extends TinyClawError {
       kind?: ProviderErrorKind;
     } = {},
   ) {
-    super(message, { cause: options.cause, code: 'provider', exitCode: 70 });
+    super(message, { cause: options.cause, code: 'provider' });
     this.isRetryable = options.isRetryable ?? false;
     this.status = options.status;
     this.kind = options.kind ?? 'unknown';
   }
 }
 
-/** A tool could not run for a reason the model can act on. Exit code 71 when it escapes a run. */
+/**
+ * A tool could not run for a reason the model can act on.
+ *
+ * @example
+ * throw new ToolError('the sandbox is not available');
+ */
 export class ToolError extends TinyClawError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, { ...options, code: 'tool', exitCode: 71 });
+    super(message, { ...options, code: 'tool' });
   }
 }
 
-/** A persisted state file is unreadable or could not be written. Exit code 1. */
+/**
+ * A persisted state file is unreadable or could not be written.
+ *
+ * @example
+ * throw new StateError('Could not read /state/x.json: EACCES');
+ */
 export class StateError extends TinyClawError {
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, { ...options, code: 'state', exitCode: 1 });
+    super(message, { ...options, code: 'state' });
   }
 }
 
-/** The run was cancelled through its AbortSignal. Exit code 130. */
+/**
+ * The run was cancelled through its AbortSignal.
+ *
+ * @example
+ * if (signal.aborted) throw new CancelledError();
+ */
 export class CancelledError extends TinyClawError {
   constructor(message = 'the run was cancelled', options: { cause?: unknown } = {}) {
-    super(message, { ...options, code: 'cancelled', exitCode: 130 });
+    super(message, { ...options, code: 'cancelled' });
   }
 }
 

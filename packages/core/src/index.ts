@@ -78,6 +78,7 @@ export {
 export type { RunOutcome, TraceLocation, Tracer } from './observe/tracer.js';
 export { type UsageEvent, type UsageRecorder, usageEventSchema } from './observe/usage.js';
 export type { PlanSnapshot, PlanStore } from './plan/plan-files.js';
+export { renderPlan } from './plan/plan-render.js';
 export type { TodoItem } from './plan/todo-grammar.js';
 export {
   addUsage,

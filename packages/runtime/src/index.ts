@@ -18,7 +18,5 @@ export {
 } from './app/application.js';
 export { type ApplicationOverrides, createApplication } from './app/create-application.js';
 export { createStderrLogger } from './app/stderr-logger.js';
-export { type AssembledTools, assembleTools } from './app/tool-factory.js';
-export { createRuntimeTracing, type RuntimeTracing } from './app/tracer-factory.js';
 export { RUNTIME_VERSION } from './app/version.js';
 export * from './settings/index.js';

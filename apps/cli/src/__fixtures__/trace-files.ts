@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sessionKey } from '@tiny-claw/core';
+import { sessionKey } from '@tiny-claw/core/utils';
 import type { TraceSpan, TraceTree } from '@tiny-claw/tracing';
 
 /** What a hostile tool output could leave in a replay trace. */

@@ -5,7 +5,7 @@ import { ExitCode, exitCodeForStopReason } from '../exit-codes.js';
 import { runHelp } from '../help.js';
 import { loadApplication } from '../load-app.js';
 import type { Output } from '../output.js';
-import { createTerminalChannel } from '../terminal-channel.js';
+import { createTerminalOutput } from '../terminal-output.js';
 import { UsageError } from '../usage-error.js';
 
 /** `tiny-claw run`: one agent run; answer on stdout (or the RunResult with --json). */
@@ -31,7 +31,7 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  const channel = createTerminalChannel({
+  const terminal = createTerminalOutput({
     stdout: out.stdout,
     stderr: out.stderr,
     color: out.color,
@@ -44,7 +44,7 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
       mode: args.mode,
       maxSteps: args.maxSteps,
       signal: controller.signal,
-      channel,
+      onEvent: terminal.onEvent,
       ...(args.session === undefined ? {} : { session: args.session }),
     });
   } finally {
@@ -56,7 +56,7 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
     out.stdout(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     if (result.stopReason === 'provider_error') out.stderr(`tiny-claw: ${result.text}\n`);
-    else if (channel.lastStreamedText() !== result.text || result.text === '') {
+    else if (terminal.lastStreamedText() !== result.text || result.text === '') {
       out.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     }
   }

@@ -1,14 +1,6 @@
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  ConfigurationError,
-  errorMessage,
-  normalizeSessionPart,
-  StateError,
-  sessionKey,
-  validateSessionKey,
-  writeFileAtomic,
-} from '@tiny-claw/core';
+import { ConfigurationError, cliSession, errorMessage, StateError } from '@tiny-claw/core';
+import { validateSessionKey, writeFileAtomic } from '@tiny-claw/core/utils';
 import {
   formatDuration,
   listTraces,
@@ -158,7 +150,7 @@ async function findTrace(scope: Scope, ref: string, out: Output): Promise<TraceR
   }
 }
 
-/** The key `tiny-claw run --session NAME` uses in this workdir (see SessionManager.resolveCli). */
+/** The key `tiny-claw run --session NAME` uses in this workdir. */
 async function cliSessionKey(workdir: string, name: string): Promise<string> {
   if (FULL_SESSION_KEY.test(name)) {
     try {
@@ -167,9 +159,7 @@ async function cliSessionKey(workdir: string, name: string): Promise<string> {
       // Not a well-formed key after all: treat it as a name like any other.
     }
   }
-  // The same real path SessionManager hashes, so symlinked workdirs find their sessions.
-  const real = await realpath(workdir).catch(() => resolve(workdir));
-  return sessionKey('cli', real, normalizeSessionPart(name));
+  return (await cliSession(workdir, name)).key;
 }
 
 function fail(out: Output, message: string): number {

@@ -90,8 +90,8 @@ describe('the tool policy', () => {
     const end = events.find((e) => e.type === 'tool.end');
     expect(end).toMatchObject({ status: 'denied', call: { name: 'bash' } });
     const answer = provider.requests[1]?.messages.find((m) => m.role === 'tool');
-    expect(answer?.content).toContain('tool call denied by policy: bash is not allowed');
-    expect(answer?.metadata).toMatchObject({ denied: true, is_error: true });
+    expect(answer?.content).toContain('tool call denied by policy: bash is on the deny list');
+    expect(answer?.metadata).toMatchObject({ denied: true, is_error: true, tool_policy: 'deny' });
   });
 
   it('shows and runs only the allow list, and deny wins over allow', async () => {

@@ -1,7 +1,7 @@
 /** Text the agent shows the model or the embedder, kept in one place for a future locale. */
 export const agentText = {
-  deniedByPolicy: (tool: string, visible: readonly string[]): string =>
-    `tool call denied by policy: ${tool} is not allowed for this agent; available tools: ${
+  deniedByPolicy: (tool: string, list: 'deny' | 'allow', visible: readonly string[]): string =>
+    `tool call denied by policy: ${tool} is ${list === 'deny' ? 'on the deny list' : 'not on the allow list'}; available tools: ${
       visible.length > 0 ? visible.join(', ') : 'none'
     }`,
   providerRequired:

@@ -15,6 +15,19 @@ export interface ToolPolicy {
 }
 
 /**
+ * Which list of `policy` refuses the tool `name`, or undefined when the policy allows it.
+ *
+ * @example
+ * refusingList('shell', { deny: ['shell'] }); // 'deny'
+ * refusingList('lookup', { allow: ['search'] }); // 'allow'
+ */
+export function refusingList(name: string, policy: ToolPolicy): 'deny' | 'allow' | undefined {
+  if (policy.deny?.includes(name)) return 'deny';
+  if (policy.allow && policy.allow.length > 0 && !policy.allow.includes(name)) return 'allow';
+  return undefined;
+}
+
+/**
  * Whether `policy` lets the tool `name` be shown and run.
  *
  * @example
@@ -22,8 +35,7 @@ export interface ToolPolicy {
  * isAllowed('lookup', { allow: ['lookup'], deny: [] }); // true
  */
 export function isAllowed(name: string, policy: ToolPolicy): boolean {
-  if (policy.deny?.includes(name)) return false;
-  return !policy.allow || policy.allow.length === 0 || policy.allow.includes(name);
+  return refusingList(name, policy) === undefined;
 }
 
 /**
@@ -35,15 +47,16 @@ export function isAllowed(name: string, policy: ToolPolicy): boolean {
  */
 export function policyMiddleware(policy: ToolPolicy): ToolMiddleware {
   return async (ctx, next) => {
-    if (isAllowed(ctx.call.name, policy)) return next(ctx);
+    const list = refusingList(ctx.call.name, policy);
+    if (list === undefined) return next(ctx);
     return {
       status: 'denied',
-      reason: 'policy',
+      reason: list,
       output: {
-        content: agentText.deniedByPolicy(ctx.call.name, ctx.visibleTools),
+        content: agentText.deniedByPolicy(ctx.call.name, list, ctx.visibleTools),
         isError: true,
         failure: { kind: 'denied' },
-        metadata: { error_type: 'denied' },
+        metadata: { error_type: 'denied', tool_policy: list },
       },
     };
   };

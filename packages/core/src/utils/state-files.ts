@@ -11,7 +11,13 @@
  * @module
  */
 
-export { sessionDirectory, validateSessionKey } from '../session/session-key.js';
+export {
+  normalizeSessionPart,
+  sessionDirectory,
+  sessionKey,
+  validateSessionKey,
+  workdirHash,
+} from '../session/session-key.js';
 export {
   type AtomicWriteOptions,
   writeFileAtomic,

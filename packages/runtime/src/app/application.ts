@@ -1,44 +1,53 @@
 import { stat } from 'node:fs/promises';
 import {
-  type Channel,
+  type Agent,
   ConfigurationError,
-  FilePlanStoreFactory,
   type LLMProvider,
-  type Logger,
-  MainLoop,
-  nullTracer,
   type PlanStore,
+  type RunEventListener,
   type RunMode,
   type RunResult,
-  SessionManager,
-  SessionMemoryStore,
   type SessionRef,
   validateSessionName,
 } from '@tiny-claw/core';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
 import type { Settings } from '../settings/settings-schema.js';
-import type { AssembledTools } from './tool-factory.js';
-import type { RuntimeTracing } from './tracer-factory.js';
 import { RUNTIME_VERSION } from './version.js';
 
-/** One request to run the agent. */
+/**
+ * One request to run the agent.
+ *
+ * @example
+ * const request: RunRequest = { prompt: 'fix the test', session: 'bugfix', onEvent: print };
+ */
 export interface RunRequest {
   prompt: string;
   mode?: RunMode;
   /** Session name; the default CLI session when omitted. */
   session?: string;
   maxSteps?: number;
-  channel?: Channel;
+  /** Receives every event of the run (the terminal output, chat progress). */
+  onEvent?: RunEventListener;
   signal?: AbortSignal;
 }
 
-/** The plan files of one session, for `tiny-claw plan show|reset`. */
+/**
+ * The plan files of one session, for `tiny-claw plan show|reset`.
+ *
+ * @example
+ * const { session, store } = await app.plans('auth');
+ */
 export interface SessionPlans {
   session: SessionRef;
   store: PlanStore;
 }
 
-/** What `tiny-claw health` reports. Secrets are masked. */
+/**
+ * What `tiny-claw health` reports. Secrets are masked.
+ *
+ * @example
+ * console.log(app.health().provider.reason);
+ */
 export interface HealthReport {
   status: 'ok';
   version: string;
@@ -50,58 +59,45 @@ export interface HealthReport {
 }
 
 /**
- * The assembled agent: the one object both the CLI and the server drive.
+ * The agent as the CLI and the server drive it: assembled once from settings by
+ * `createApplication`, with the file store under the state dir, the tracer and the settings'
+ * tool policy.
  *
  * @example
  * const app = await createApplication(settings);
  * const result = await app.run({ prompt: 'hello' });
  */
 export class Application {
-  readonly #loop: MainLoop;
-  readonly #sessions: SessionManager;
-  readonly #plans: FilePlanStoreFactory;
+  readonly settings: Settings;
+  /** Why this provider was picked, e.g. `auto: no OPENAI_API_KEY … configured`. */
+  readonly providerReason: string;
+  readonly agent: Agent;
+  readonly #close: () => Promise<void>;
 
-  constructor(
-    readonly settings: Settings,
-    /** Why this provider was picked, e.g. `auto: no OPENAI_API_KEY … configured`. */
-    readonly providerReason: string,
-    readonly provider: LLMProvider,
-    readonly tools: AssembledTools,
-    readonly logger: Logger,
-    readonly tracing: RuntimeTracing = { tracer: nullTracer, close: async () => {} },
-  ) {
-    this.#plans = new FilePlanStoreFactory(settings.stateDir);
-    this.#loop = new MainLoop({
-      provider,
-      tools: tools.registry,
-      memory: new SessionMemoryStore(settings.stateDir),
-      plans: this.#plans,
-      logger,
-      tracer: tracing.tracer,
-      maxTokens: settings.maxTokens,
-      maxParallelTools: settings.maxParallelTools,
-      compaction: {
-        maxChars: settings.contextMaxChars,
-        retainLastMessages: settings.contextRetainLastMessages,
-      },
-    });
-    this.#sessions = new SessionManager({
-      stateDir: settings.stateDir,
-      workdir: settings.workdir,
-      logger,
-    });
+  constructor(parts: {
+    settings: Settings;
+    providerReason: string;
+    agent: Agent;
+    close?: () => Promise<void>;
+  }) {
+    this.settings = parts.settings;
+    this.providerReason = parts.providerReason;
+    this.agent = parts.agent;
+    this.#close = parts.close ?? (async () => {});
+  }
+
+  get provider(): LLMProvider {
+    return this.agent.provider;
   }
 
   /** Run the agent once in a CLI session of this application's workdir. */
   async run(request: RunRequest): Promise<RunResult> {
-    const session = await this.#resolveSession(request.session);
-    return this.#loop.run({
-      prompt: request.prompt,
-      session,
-      visibleTools: this.tools.visible,
+    await this.#checkWorkdir();
+    return this.agent.run(request.prompt, {
+      session: checkedName(request.session),
       ...(request.mode ? { mode: request.mode } : {}),
       ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }),
-      ...(request.channel ? { channel: request.channel } : {}),
+      ...(request.onEvent ? { onEvent: request.onEvent } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
   }
@@ -115,19 +111,14 @@ export class Application {
    * const snapshot = await store.read(); // undefined when the session has no plan
    */
   async plans(sessionName?: string): Promise<SessionPlans> {
-    const session = await this.#resolveSession(sessionName);
-    return { session, store: this.#plans.forSession(session) };
-  }
-
-  /** The CLI session `name` (or the default one) of this workdir, which must exist. */
-  async #resolveSession(name: string | undefined): Promise<SessionRef> {
-    await assertDirectory(this.settings.workdir);
-    return this.#sessions.resolveCli(name === undefined ? undefined : validateSessionName(name));
+    await this.#checkWorkdir();
+    const session = await this.agent.session(checkedName(sessionName));
+    return { session, store: this.agent.store.plans(session) };
   }
 
   /** Flush exporters (OpenTelemetry) before the process exits. */
   close(): Promise<void> {
-    return this.tracing.close();
+    return this.#close();
   }
 
   /** The effective configuration, without calling the model. */
@@ -140,19 +131,24 @@ export class Application {
         reason: this.providerReason,
         model: this.provider.model ?? this.settings.model ?? this.provider.name,
       },
-      tools: this.tools.visible,
+      tools: [...this.agent.tools],
       stateDir: this.settings.stateDir,
       workdir: this.settings.workdir,
       settings: describeSettings(this.settings),
     };
   }
+
+  async #checkWorkdir(): Promise<void> {
+    const path = this.settings.workdir;
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new ConfigurationError(
+        `The workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: set TINY_CLAW_WORKDIR or --workdir to an existing directory.`,
+      );
+    }
+  }
 }
 
-async function assertDirectory(path: string): Promise<void> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    throw new ConfigurationError(
-      `The workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: set TINY_CLAW_WORKDIR or --workdir to an existing directory.`,
-    );
-  }
+function checkedName(name: string | undefined): string | undefined {
+  return name === undefined ? undefined : validateSessionName(name);
 }

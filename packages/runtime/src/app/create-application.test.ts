@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { ConfigurationError } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
+import { WORKSPACE_TOOL_NAMES } from '@tiny-claw/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../settings/load-settings.js';
+import { TOOL_NAMES } from '../settings/value-schemas.js';
 import { createApplication } from './create-application.js';
 import { RUNTIME_VERSION } from './version.js';
 
@@ -66,22 +68,19 @@ describe('createApplication', () => {
     await app.run({ prompt: 'x' });
     expect(provider.requests[0]?.tools).toEqual([]);
     const observation = provider.requests[1]?.messages.find((m) => m.role === 'tool');
-    expect(observation?.content).toContain('TINY_CLAW_TOOL_DENYLIST');
-    expect(observation?.metadata).toMatchObject({
-      error_type: 'tool_policy_denied',
-      tool_policy: 'denylist',
-    });
+    expect(observation?.content).toContain('tool call denied by policy: read is on the deny list');
+    expect(observation?.metadata).toMatchObject({ error_type: 'denied', tool_policy: 'deny' });
     expect(observation?.content).not.toContain('alpha');
   });
 
-  it('refuses an enabled tool this version cannot build, naming what is available', async () => {
-    await expect(
-      createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,explore' }), {
-        logger: silent,
-      }),
-    ).rejects.toThrow(
-      /TINY_CLAW_ENABLED_TOOLS names explore.*available tools: bash, edit, read, write/,
+  it('refuses an enabled tool this version cannot build, naming what is available', () => {
+    expect(() => settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,explore' })).toThrow(
+      /TINY_CLAW_ENABLED_TOOLS="read,explore" is invalid: unknown tool "explore"; expected a comma-separated list of: bash, edit, read, write/,
     );
+  });
+
+  it('accepts in settings exactly the tools the tools package builds', () => {
+    expect([...TOOL_NAMES]).toEqual([...WORKSPACE_TOOL_NAMES].sort());
   });
 
   it('registers no tools when TINY_CLAW_ENABLED_TOOLS is empty', async () => {

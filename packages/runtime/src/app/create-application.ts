@@ -1,29 +1,29 @@
-import {
-  defaultPriceTable,
-  FileUsageRecorder,
-  type LLMProvider,
-  type Logger,
-  mergePriceTables,
-  UsageTrackingProvider,
-} from '@tiny-claw/core';
+import { createAgent, createFileStore, type LLMProvider, type Logger } from '@tiny-claw/core';
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { Application } from './application.js';
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { createStderrLogger } from './stderr-logger.js';
-import { assembleTools } from './tool-factory.js';
+import { createRuntimeTools } from './tool-factory.js';
 import { createRuntimeTracing } from './tracer-factory.js';
 
-/** Parts a caller may supply instead of the ones built from settings (tests, embedding). */
+/**
+ * Parts a caller may supply instead of the ones built from settings (tests, embedding).
+ *
+ * @example
+ * await createApplication(settings, { provider: new ScriptedProvider(script) });
+ */
 export interface ApplicationOverrides {
   provider?: LLMProvider;
   logger?: Logger;
 }
 
 /**
- * Assemble the application from validated settings: provider, tools and policy, sessions, memory.
- * Throws `ConfigurationError` (exit 78) for anything the user must fix.
+ * Assemble the application from validated settings with the same `createAgent` an embedder uses:
+ * the provider (its vendor prices extended by `TINY_CLAW_PRICES`), the enabled workspace tools
+ * under the allow/deny policy, the file store under the state dir, the tracer. Throws
+ * `ConfigurationError` for anything the user must fix.
  *
  * @example
  * const settings = loadSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
@@ -34,33 +34,37 @@ export async function createApplication(
   overrides: ApplicationOverrides = {},
 ): Promise<Application> {
   const logger = overrides.logger ?? createStderrLogger(settings.logLevel);
-  const tools = assembleTools(settings);
-  const prices = settings.pricesPath
-    ? mergePriceTables(defaultPriceTable, await loadPriceFile(settings.pricesPath))
-    : defaultPriceTable;
-  const tracing = await createRuntimeTracing(settings, logger);
-  // Every model call is timed, priced, recorded and traced, whichever provider makes it.
-  const track = (inner: LLMProvider) =>
-    new UsageTrackingProvider(inner, {
-      recorder: new FileUsageRecorder(settings.stateDir),
-      prices,
-      tracer: tracing.tracer,
-      logger,
-    });
+  const tools = createRuntimeTools(settings);
+  const prices = settings.pricesPath ? await loadPriceFile(settings.pricesPath) : undefined;
+  let provider: LLMProvider;
+  let providerReason: string;
   if (overrides.provider) {
-    return new Application(
-      settings,
-      'injected by the caller',
-      track(overrides.provider),
-      tools,
-      logger,
-      tracing,
-    );
+    provider = overrides.provider;
+    providerReason = 'injected by the caller';
+  } else {
+    const choice = chooseProvider(settings);
+    if (choice.name === 'openai' || choice.name === 'claude')
+      requireProviderKey(settings, choice.name);
+    provider = await createProvider(settings, choice, prices);
+    providerReason = choice.reason;
   }
-  const choice = chooseProvider(settings);
-  if (choice.name === 'openai' || choice.name === 'claude') {
-    requireProviderKey(settings, choice.name);
-  }
-  const provider = await createProvider(settings, choice);
-  return new Application(settings, choice.reason, track(provider), tools, logger, tracing);
+  const tracing = await createRuntimeTracing(settings, logger);
+  const agent = createAgent({
+    provider,
+    tools,
+    policy: { allow: settings.toolAllowlist, deny: settings.toolDenylist },
+    workdir: settings.workdir,
+    store: createFileStore(settings.stateDir, { logger }),
+    tracer: tracing.tracer,
+    logger,
+    maxTokens: settings.maxTokens,
+    maxParallelTools: settings.maxParallelTools,
+    compaction: {
+      maxChars: settings.contextMaxChars,
+      retainLastMessages: settings.contextRetainLastMessages,
+    },
+    // Providers without a price table of their own (echo, scripted, injected) price from the file.
+    ...(prices ? { prices } : {}),
+  });
+  return new Application({ settings, providerReason, agent, close: tracing.close });
 }

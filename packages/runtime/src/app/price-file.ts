@@ -22,16 +22,15 @@ const EXPECTED_FORMAT =
  *     "claude-sonnet-4-5": { "input": 3, "output": 15, "cached_input": 0.3, "cache_write": 3.75 } } }
  * ```
  *
- * The result holds only the file's models; merge it over the built-in table, where a listed
- * model replaces the built-in entry whole.
+ * The result holds only the file's models; each provider merges it over its own vendor table,
+ * where a listed model replaces the built-in entry whole.
  *
  * @throws ConfigurationError (exit 78) naming TINY_CLAW_PRICES, the file and every problem: the
  * file cannot be read, is not JSON, or breaks the format (missing or negative price, unknown key).
  *
  * @example
- * const prices = settings.pricesPath
- *   ? mergePriceTables(defaultPriceTable, await loadPriceFile(settings.pricesPath))
- *   : defaultPriceTable;
+ * const prices = settings.pricesPath ? await loadPriceFile(settings.pricesPath) : undefined;
+ * const provider = new OpenAIProvider({ apiKey, model, prices });
  */
 export async function loadPriceFile(path: string): Promise<PriceTable> {
   let text: string;

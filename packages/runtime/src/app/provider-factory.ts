@@ -1,17 +1,19 @@
-import { ConfigurationError, type LLMProvider } from '@tiny-claw/core';
+import { ConfigurationError, type LLMProvider, type PriceTable } from '@tiny-claw/core';
 import { defaultModel, type ProviderChoice } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 
 /**
  * Build the provider `choice` names. SDK-backed providers are imported lazily so commands that
- * never call a model (and `--help`) load no SDK.
+ * never call a model (and `--help`) load no SDK. `prices` (the `TINY_CLAW_PRICES` file) extends
+ * the vendor price table each SDK-backed provider ships.
  *
  * @example
- * const provider = await createProvider(settings, chooseProvider(settings));
+ * const provider = await createProvider(settings, chooseProvider(settings), userPrices);
  */
 export async function createProvider(
   settings: Settings,
   choice: ProviderChoice,
+  prices?: PriceTable,
 ): Promise<LLMProvider> {
   switch (choice.name) {
     case 'echo': {
@@ -35,6 +37,7 @@ export async function createProvider(
         maxTokens: settings.maxTokens,
         tokenParameter: settings.openaiTokenParameter,
         stream: settings.stream === 'on',
+        ...(prices ? { prices } : {}),
         ...(settings.openai.baseUrl ? { baseUrl: settings.openai.baseUrl } : {}),
       });
     }
@@ -45,6 +48,7 @@ export async function createProvider(
         model: settings.model ?? defaultModel('claude'),
         maxTokens: settings.maxTokens,
         stream: settings.stream === 'on',
+        ...(prices ? { prices } : {}),
         ...(settings.anthropic.baseUrl ? { baseUrl: settings.anthropic.baseUrl } : {}),
       });
     }

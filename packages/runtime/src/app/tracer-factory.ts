@@ -1,10 +1,16 @@
-import { ConfigurationError, type Logger, nullTracer, type Tracer } from '@tiny-claw/core';
+import { ConfigurationError, type Logger, type Tracer } from '@tiny-claw/core';
 import { createTracer, FileTraceRecorder, type TraceRecorder } from '@tiny-claw/tracing';
 import type { Settings } from '../settings/settings-schema.js';
 
-/** The run tracer plus whatever must be flushed when the process ends. */
+/**
+ * The run tracer plus whatever must be flushed when the process ends.
+ *
+ * @example
+ * const { tracer, close } = await createRuntimeTracing(settings, logger);
+ */
 export interface RuntimeTracing {
-  tracer: Tracer;
+  /** Undefined when `TINY_CLAW_TRACE_MODE=off`: the agent then records nothing. */
+  tracer: Tracer | undefined;
   /** Flush and close exporters (OpenTelemetry); safe to call more than once. */
   close(): Promise<void>;
 }
@@ -21,7 +27,7 @@ export async function createRuntimeTracing(
   settings: Settings,
   logger: Logger,
 ): Promise<RuntimeTracing> {
-  if (settings.traceMode === 'off') return { tracer: nullTracer, close: async () => {} };
+  if (settings.traceMode === 'off') return { tracer: undefined, close: async () => {} };
   const recorders: TraceRecorder[] = [new FileTraceRecorder(settings.stateDir)];
   let close = async () => {};
   if (settings.otelEndpoint) {

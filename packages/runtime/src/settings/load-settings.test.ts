@@ -124,12 +124,12 @@ describe('loadSettings TINY_CLAW_ENABLED_TOOLS', () => {
       TINY_CLAW_ENABLED_TOOLS: ' Write, READ ,bash,,read, ',
       TINY_CLAW_TOOL_ALLOWLIST: 'edit,EDIT',
       TINY_CLAW_TOOL_DENYLIST: 'write, bash',
-      TINY_CLAW_APPROVAL_REQUIRED_TOOLS: 'explore',
+      TINY_CLAW_APPROVAL_REQUIRED_TOOLS: 'bash',
     });
     expect(settings.enabledTools).toEqual(['bash', 'read', 'write']);
     expect(settings.toolAllowlist).toEqual(['edit']);
     expect(settings.toolDenylist).toEqual(['bash', 'write']);
-    expect(settings.approvalRequiredTools).toEqual(['explore']);
+    expect(settings.approvalRequiredTools).toEqual(['bash']);
   });
 });
 

@@ -19,7 +19,7 @@ function problemsFor(
   throw new Error('expected loadSettings to throw');
 }
 
-const TOOLS = 'expected a comma-separated list of: bash, edit, explore, read, write';
+const TOOLS = 'expected a comma-separated list of: bash, edit, read, write';
 
 const invalidValues: ReadonlyArray<readonly [string, string, string]> = [
   ['TINY_CLAW_MAX_TOKENS', 'abc', 'expected an integer from 1 to 1000000'],

@@ -6,8 +6,11 @@ import { z } from 'zod';
  * the "what is accepted" half of an error line: `VAR="value" is invalid: <message>.`
  */
 
-/** The tools a settings list may name. */
-export const TOOL_NAMES = ['bash', 'edit', 'explore', 'read', 'write'] as const;
+/**
+ * The tools a settings list may name: exactly the tools this version builds (a test keeps this
+ * list and the tools package's in step, without loading the tools at start-up).
+ */
+export const TOOL_NAMES = ['bash', 'edit', 'read', 'write'] as const;
 
 /** A tool name accepted in `TINY_CLAW_ENABLED_TOOLS` and the other tool lists. */
 export type ToolName = (typeof TOOL_NAMES)[number];

@@ -1,0 +1,123 @@
+import type { RunEvent, SessionRef, ToolCall, ToolOutput } from '@tiny-claw/core';
+import { describe, expect, it } from 'vitest';
+import { createTerminalOutput } from './terminal-output.js';
+
+function capture(streamToStdout: boolean) {
+  const out = { stdout: '', stderr: '' };
+  const terminal = createTerminalOutput({
+    stdout: (t) => {
+      out.stdout += t;
+    },
+    stderr: (t) => {
+      out.stderr += t;
+    },
+    color: false,
+    streamToStdout,
+  });
+  return { out, terminal, emit: (...events: RunEvent[]) => events.forEach(terminal.onEvent) };
+}
+
+const session: SessionRef = {
+  key: 'k',
+  source: 'cli',
+  externalId: 'd',
+  displayName: 'd',
+  workdir: '/w',
+};
+const start = (runId = 'r', parent?: { runId: string; toolCallId: string }): RunEvent => ({
+  type: 'run.start',
+  runId,
+  session,
+  mode: 'act',
+  maxSteps: 3,
+  provider: 'scripted',
+  model: null,
+  prompt: 'p',
+  caller: parent ? 'subagent' : 'main_loop',
+  ...(parent ? { parent } : {}),
+});
+const step = (runId = 'r'): RunEvent => ({
+  type: 'step.start',
+  runId,
+  step: 1,
+  maxSteps: 3,
+  phase: 'act',
+  toolChoice: 'auto',
+  tools: ['read'],
+  messageCount: 2,
+});
+const delta = (text: string): RunEvent => ({ type: 'text.delta', runId: 'r', step: 1, text });
+const answer = (text: string, toolCalls: ToolCall[] = []): RunEvent => ({
+  type: 'model.response',
+  runId: 'r',
+  step: 1,
+  attempt: 1,
+  message: { role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) },
+  provider: 'scripted',
+  model: null,
+  latencyMs: 1,
+});
+const call: ToolCall = { id: '1', name: 'read', arguments: { path: 'a.txt' } };
+const toolStart = (c: ToolCall, runId = 'r'): RunEvent => ({
+  type: 'tool.start',
+  runId,
+  step: 1,
+  call: c,
+  index: 0,
+});
+const toolEnd = (output: ToolOutput): RunEvent => ({
+  type: 'tool.end',
+  runId: 'r',
+  step: 1,
+  call,
+  index: 0,
+  status: 'completed',
+  output,
+  observation: output,
+  latencyMs: 1,
+  blocked: false,
+});
+
+describe('terminal output', () => {
+  it('streams assistant text to stdout as it arrives on an interactive terminal', () => {
+    const { out, terminal, emit } = capture(true);
+    emit(start(), step(), delta('Hel'), delta('lo'), answer('Hello'));
+    expect(out.stdout).toBe('Hello\n');
+    expect(terminal.lastStreamedText()).toBe('Hello');
+    expect(out.stderr).toBe('· step 1/3 (act)\n');
+  });
+
+  it('keeps stdout for the final answer when piped and reports text beside tool calls on stderr', () => {
+    const { out, terminal, emit } = capture(false);
+    emit(
+      start(),
+      delta('thinking'),
+      answer('thinking', [call]),
+      toolStart(call),
+      toolEnd({ content: 'x\ny', isError: false }),
+      toolEnd({ content: 'path does not exist: a.txt\nmore', isError: true }),
+    );
+    expect(out.stdout).toBe('');
+    expect(terminal.lastStreamedText()).toBe('');
+    expect(out.stderr).toBe(
+      'thinking\n→ read {"path":"a.txt"}\n← read ok (3 chars)\n← read failed: path does not exist: a.txt\n',
+    );
+  });
+
+  it('shows undecodable arguments instead of an empty object', () => {
+    const { out, emit } = capture(false);
+    emit(start(), toolStart({ ...call, arguments: {}, argumentsError: 'invalid JSON' }));
+    expect(out.stderr).toBe('→ read (unparseable arguments: invalid JSON)\n');
+  });
+
+  it('shows only the run the command started, not the runs nested in it', () => {
+    const { out, emit } = capture(false);
+    emit(
+      start(),
+      start('child', { runId: 'r', toolCallId: '1' }),
+      step('child'),
+      toolStart(call, 'child'),
+    );
+    expect(out.stderr).toBe('');
+  });
+});

@@ -1,0 +1,93 @@
+import type { RunEvent, RunEventListener, ToolCall } from '@tiny-claw/core';
+
+const ARGS_PREVIEW = 160;
+
+/** Where the terminal output writes, and whether the answer streams to stdout as it arrives. */
+export interface TerminalOutputOptions {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  color: boolean;
+  /** Stream assistant text to stdout live (an interactive terminal); otherwise only progress lines. */
+  streamToStdout: boolean;
+}
+
+/** A run-event listener that also remembers whether the final answer was already shown. */
+export interface TerminalOutput {
+  onEvent: RunEventListener;
+  /** The text streamed for the most recent assistant turn ('' when nothing was streamed). */
+  lastStreamedText(): string;
+}
+
+/**
+ * Progress of a run for a terminal, from its event stream: step, tool-call and tool-result lines
+ * on stderr, and — when attached to an interactive terminal — the assistant's text on stdout as it
+ * arrives. Only the run the command started is shown; events of nested runs are left out.
+ *
+ * @example
+ * const terminal = createTerminalOutput({ stdout, stderr, color: true, streamToStdout: true });
+ * await app.run({ prompt, onEvent: terminal.onEvent });
+ */
+export function createTerminalOutput(options: TerminalOutputOptions): TerminalOutput {
+  const { stdout, stderr } = options;
+  const paint = (code: string, text: string) =>
+    options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  let streamed = '';
+  let runId: string | undefined;
+
+  const show = (event: RunEvent): void => {
+    switch (event.type) {
+      case 'step.start':
+        streamed = '';
+        stderr(`${paint('2', `· step ${event.step}/${event.maxSteps} (${event.phase})`)}\n`);
+        return;
+      case 'text.delta':
+        if (!options.streamToStdout) return;
+        streamed += event.text;
+        stdout(event.text);
+        return;
+      case 'model.response': {
+        const text = event.message.content;
+        const toolCalls = event.message.toolCalls?.length ?? 0;
+        if (options.streamToStdout) {
+          if (streamed && !streamed.endsWith('\n')) stdout('\n');
+          return;
+        }
+        // Piped output: the final answer goes to stdout at the end; text beside tool calls is progress.
+        if (toolCalls > 0 && text.trim()) stderr(`${text.trim()}\n`);
+        return;
+      }
+      case 'tool.start':
+        stderr(`${paint('36', `→ ${event.call.name}`)} ${previewArgs(event.call)}\n`);
+        return;
+      case 'tool.end': {
+        const { call, output } = event;
+        const firstLine = output.content.split('\n', 1)[0] ?? '';
+        const summary = output.isError
+          ? paint('31', `← ${call.name} failed: ${truncate(firstLine, 200)}`)
+          : paint('32', `← ${call.name} ok (${output.content.length} chars)`);
+        stderr(`${summary}\n`);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  return {
+    lastStreamedText: () => streamed,
+    onEvent: (event) => {
+      if (event.type === 'run.start' && runId === undefined) runId = event.runId;
+      if (event.runId === runId) show(event);
+    },
+  };
+}
+
+function previewArgs(call: ToolCall): string {
+  if (call.argumentsError)
+    return `(unparseable arguments: ${truncate(call.argumentsError, ARGS_PREVIEW)})`;
+  return truncate(JSON.stringify(call.arguments), ARGS_PREVIEW);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
