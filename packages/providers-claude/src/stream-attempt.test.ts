@@ -87,7 +87,7 @@ async function startedAttempt() {
 
 describe('streamAttempt and the idle watchdog (fake timers)', () => {
   it('gives up on a stream that sends no byte for idleTimeoutMs, and not sooner', async () => {
-    const { stream, result, settled } = await startedAttempt();
+    const { result, settled } = await startedAttempt();
     await vi.advanceTimersByTimeAsync(999);
     expect(settled()).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
