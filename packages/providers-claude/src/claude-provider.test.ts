@@ -13,13 +13,22 @@ const readTool: ToolDefinition = {
 };
 
 let server: FakeLlmServer;
+/** Requests the provider's SDK has started, counted before they reach the network. */
+let attempts = 0;
 beforeEach(async () => {
   server = await startFakeLlmServer();
+  attempts = 0;
 });
 afterEach(async () => {
+  vi.useRealTimers();
   vi.unstubAllEnvs();
   await server.close();
 });
+
+const countedFetch: typeof fetch = (input, init) => {
+  attempts += 1;
+  return fetch(input, init);
+};
 
 function provider(options: Partial<ClaudeProviderOptions> = {}): ClaudeProvider {
   return new ClaudeProvider({
@@ -28,8 +37,22 @@ function provider(options: Partial<ClaudeProviderOptions> = {}): ClaudeProvider 
     model: 'claude-test',
     maxTokens: 1024,
     maxRetries: 0,
+    fetch: countedFetch,
     ...options,
   });
+}
+
+/**
+ * Fake timers for the watchdog and retry-wait tests: time passes only when a test moves it, so
+ * "silent for the idle limit" is exact and never a guess about machine speed.
+ */
+function fakeTime(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+}
+
+/** Move fake time in steps shorter than any idle limit used here until `done()`; I/O runs between. */
+async function passTimeUntil(done: () => boolean): Promise<void> {
+  while (!done()) await vi.advanceTimersByTimeAsync(100);
 }
 
 function ask(text = 'hi', tools: ToolDefinition[] = [readTool]): LLMRequest {
@@ -184,7 +207,7 @@ describe('ClaudeProvider turns', () => {
     expect(response.stopReason).toBe('end_turn');
   });
 
-  it('keeps a call with undecodable streamed input as {} plus argumentsError (P10)', async () => {
+  it('keeps a call with undecodable streamed input as {} plus argumentsError', async () => {
     const raws = ['{"path": "a"', 'null', '[]', '"str"', '{"timeout":1e309}'];
     server.enqueue({
       kind: 'turn',
@@ -203,7 +226,7 @@ describe('ClaudeProvider turns', () => {
     expect(calls[4]?.argumentsError).toMatch(/Infinity/);
   });
 
-  it('keeps a call whose JSON input is not an object as {} plus argumentsError (P10)', async () => {
+  it('keeps a call whose JSON input is not an object as {} plus argumentsError', async () => {
     const raws = ['null', '[]', '"str"', '{"path": "a"'];
     server.enqueue({
       kind: 'turn',
@@ -215,7 +238,7 @@ describe('ClaudeProvider turns', () => {
   });
 
   it.each([true, false])(
-    'marks a tool call cut by max_tokens as invalid (P14, stream=%s)',
+    'marks a tool call cut by max_tokens as invalid (stream=%s)',
     async (stream) => {
       server.enqueue({
         kind: 'turn',
@@ -237,52 +260,52 @@ describe('ClaudeProvider turns', () => {
 });
 
 describe('ClaudeProvider HTTP errors and retries', () => {
-  it('retries a 429 after its retry-after and then succeeds (P1)', async () => {
+  it('waits as long as retry-after asks after a 429, then succeeds', async () => {
+    fakeTime();
     server.enqueue(
       { kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '1' } },
       { kind: 'turn', text: 'after the wait' },
     );
-    const response = await provider({ maxRetries: 2 }).complete(ask());
-    expect(response.message.content).toBe('after the wait');
+    const reply = provider({ maxRetries: 2 }).complete(ask());
+    await server.received(1);
+    // However late the wait began, a second of fake time has not passed since it did.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(attempts).toBe(1);
+    // Time stops moving once the retry is under way, so its own timers cannot fire.
+    await passTimeUntil(() => attempts === 2);
+    expect((await reply).message.content).toBe('after the wait');
     expect(server.requests).toHaveLength(2);
   });
 
-  it('does not sleep for an hour on retry-after: 3600 (P2)', async () => {
+  it('does not sleep for an hour on retry-after: 3600', async () => {
     server.enqueue(
       { kind: 'error', status: 429, headers: { 'retry-after': '3600' } },
       { kind: 'turn', text: 'soon' },
     );
-    const started = Date.now();
+    // The hint is dropped, so the SDK waits its own backoff (under a second for a first retry);
+    // honouring it would outlast the test's timeout, which is the bound here.
     await expect(provider({ maxRetries: 1 }).complete(ask())).resolves.toMatchObject({
       message: { content: 'soon' },
     });
-    // The SDK's fallback backoff for a first retry is under a second; 8 s is the hard cap.
-    expect(Date.now() - started).toBeLessThan(8_500);
+    expect(server.requests).toHaveLength(2);
   });
 
-  it.each([500, 529])(
-    'gives up after maxRetries on %i and reports kind server (P3)',
-    async (status) => {
-      server.enqueue(
-        { kind: 'error', status },
-        { kind: 'error', status },
-        { kind: 'error', status },
-      );
-      const error = await failure(provider({ maxRetries: 2 }).complete(ask()));
-      expect(error).toMatchObject({ kind: 'server', status, isRetryable: true });
-      expect(error.message).toContain(String(status));
-      expect(server.requests).toHaveLength(3);
-    },
-  );
+  it.each([500, 529])('gives up after maxRetries on %i and reports kind server', async (status) => {
+    server.enqueue({ kind: 'error', status }, { kind: 'error', status }, { kind: 'error', status });
+    const error = await failure(provider({ maxRetries: 2 }).complete(ask()));
+    expect(error).toMatchObject({ kind: 'server', status, isRetryable: true });
+    expect(error.message).toContain(String(status));
+    expect(server.requests).toHaveLength(3);
+  });
 
-  it('does not retry when the server says x-should-retry: false (P4)', async () => {
+  it('does not retry when the server says x-should-retry: false', async () => {
     server.enqueue({ kind: 'error', status: 500, headers: { 'x-should-retry': 'false' } });
     await failure(provider({ maxRetries: 2 }).complete(ask()));
     expect(server.requests).toHaveLength(1);
   });
 
   it.each([401, 403])(
-    'reports %i as an auth error naming ANTHROPIC_API_KEY, never the key (P5)',
+    'reports %i as an auth error naming ANTHROPIC_API_KEY, never the key',
     async (status) => {
       server.enqueue({
         kind: 'error',
@@ -298,7 +321,7 @@ describe('ClaudeProvider HTTP errors and retries', () => {
     },
   );
 
-  it('reports 404 as not_found naming the model and the base URL (P5)', async () => {
+  it('reports 404 as not_found naming the model and the base URL', async () => {
     server.enqueue({ kind: 'error', status: 404, message: 'model: claude-test' });
     const error = await failure(provider().complete(ask()));
     expect(error).toMatchObject({ kind: 'not_found', status: 404, isRetryable: false });
@@ -306,7 +329,7 @@ describe('ClaudeProvider HTTP errors and retries', () => {
     expect(error.message).toContain(server.anthropicBaseUrl);
   });
 
-  it('reports "prompt is too long" as context_length, not retried (P15)', async () => {
+  it('reports "prompt is too long" as context_length, not retried', async () => {
     server.enqueue({
       kind: 'error',
       status: 400,
@@ -362,6 +385,7 @@ describe('ClaudeProvider HTTP errors and retries', () => {
   });
 
   it('reports a request with no answer within timeoutMs as a timeout', async () => {
+    // The server holds the request until the test ends: only the client's timeout can end it.
     server.enqueue({ kind: 'stall' });
     const error = await failure(provider({ stream: false, timeoutMs: 300 }).complete(ask()));
     expect(error).toMatchObject({ kind: 'timeout', isRetryable: true });
@@ -375,7 +399,7 @@ describe('ClaudeProvider incomplete streams', () => {
     toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }],
   };
 
-  it('never returns tool calls from a stream cut before message_stop (P7)', async () => {
+  it('never returns tool calls from a stream cut before message_stop', async () => {
     server.enqueue(
       {
         kind: 'cut',
@@ -395,7 +419,7 @@ describe('ClaudeProvider incomplete streams', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('retries a cut stream and returns only the complete attempt`s calls (P7)', async () => {
+  it('retries a cut stream and returns only the complete attempt`s calls', async () => {
     server.enqueue(
       {
         kind: 'cut',
@@ -411,32 +435,59 @@ describe('ClaudeProvider incomplete streams', () => {
     expect(response.message.content).toBe('reading');
   });
 
-  it('treats an SSE error event mid-stream as incomplete and retries it (P8)', async () => {
+  it('treats an SSE error event mid-stream as incomplete and retries it', async () => {
     server.enqueue({ kind: 'sse-error', errorType: 'overloaded_error' }, toolTurn);
     const response = await provider().complete(ask());
     expect(response.message.toolCalls).toHaveLength(1);
     expect(server.requests).toHaveLength(2);
   });
 
-  it('fails with incomplete_stream naming overloaded_error when every attempt errors (P8)', async () => {
+  it('fails with incomplete_stream naming overloaded_error when every attempt errors', async () => {
     server.enqueue({ kind: 'sse-error' }, { kind: 'sse-error' });
     const error = await failure(provider().complete(ask()));
     expect(error).toMatchObject({ kind: 'incomplete_stream', isRetryable: true });
     expect(error.message).toContain('overloaded_error');
   });
 
-  it('abandons a silent stream after idleTimeoutMs and retries it (P9)', async () => {
-    server.enqueue({ kind: 'stall', afterEvents: 1 }, { kind: 'turn', text: 'back' });
-    const response = await provider({ idleTimeoutMs: 200 }).complete(ask());
+  it('abandons a stream silent for idleTimeoutMs, not before, and retries it', async () => {
+    fakeTime();
+    // The preamble (message_start, ping, block start, delta) ends in a text delta: once it is
+    // heard, the client holds every byte sent.
+    server.enqueue({ kind: 'stall', text: 'wait', afterEvents: 4 }, { kind: 'turn', text: 'back' });
+    let heard!: () => void;
+    const preambleHeard = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const reply = provider({ idleTimeoutMs: 1_000 }).complete(ask(), {
+      onTextDelta: () => heard(),
+    });
+    await preambleHeard;
+    await vi.advanceTimersByTimeAsync(999);
+    expect(attempts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await passTimeUntil(() => attempts === 2);
+    const response = await reply;
     expect(response.message.content).toBe('back');
     expect(server.requests).toHaveLength(2);
   });
 
-  it('fails with incomplete_stream when every attempt stalls (P9)', async () => {
+  it('fails with incomplete_stream naming the idle limit when every attempt stays silent', async () => {
+    fakeTime();
     server.enqueue({ kind: 'stall' }, { kind: 'stall' });
-    const error = await failure(provider({ idleTimeoutMs: 200, streamRetries: 1 }).complete(ask()));
+    let settled = false;
+    const reply = failure(
+      provider({ idleTimeoutMs: 1_000, streamRetries: 1 }).complete(ask()),
+    ).finally(() => {
+      settled = true;
+    });
+    await server.received(1);
+    await passTimeUntil(() => attempts === 2);
+    await server.received(2);
+    await passTimeUntil(() => settled);
+    const error = await reply;
     expect(error).toMatchObject({ kind: 'incomplete_stream' });
-    expect(error.message).toContain('nothing for 200 ms');
+    expect(error.message).toContain('nothing for 1000 ms');
+    expect(server.requests).toHaveLength(2);
   });
 
   it('does not retry a stream when streamRetries is 0', async () => {
@@ -449,10 +500,13 @@ describe('ClaudeProvider incomplete streams', () => {
 
 describe('ClaudeProvider cancellation', () => {
   it('throws the abort, not a ProviderError, when the signal fires mid-stream', async () => {
-    server.enqueue({ kind: 'stall', afterEvents: 1 });
+    server.enqueue({ kind: 'stall', text: 'reading', afterEvents: 4 });
     const controller = new AbortController();
-    const call = provider().complete(ask(), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    // Aborted from the text callback: the stream is certainly open and mid-answer.
+    const call = provider().complete(ask(), {
+      signal: controller.signal,
+      onTextDelta: () => controller.abort(),
+    });
     const error = await call.catch((caught: unknown) => caught);
     expect(error).not.toBeInstanceOf(ProviderError);
     expect(error).toBe(controller.signal.reason);
@@ -460,11 +514,14 @@ describe('ClaudeProvider cancellation', () => {
   });
 
   it('honours request.signal while waiting for a retry', async () => {
+    // Fake time never moves here, so a wait that ignored the abort would never end.
+    fakeTime();
     server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '5' } });
     const controller = new AbortController();
     const reason = new Error('user pressed Ctrl-C');
     const call = provider({ maxRetries: 2 }).complete({ ...ask(), signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 100);
+    await server.received(1);
+    controller.abort(reason);
     await expect(call).rejects.toBe(reason);
     expect(server.requests).toHaveLength(1);
   });

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import {
   type CompleteOptions,
@@ -6,13 +5,16 @@ import {
   type LLMProvider,
   type LLMRequest,
   type LLMResponse,
+  mergePriceTables,
+  type PriceTable,
   ProviderError,
 } from '@tiny-claw/core';
-import { type ErrorContext, oneLine, toProviderError } from './error-mapping.js';
+import { backoffMs, sleep, withCost } from '@tiny-claw/core/utils';
+import { type ErrorContext, safeMessage, toProviderError } from './error-mapping.js';
+import { claudePriceTable } from './price-table.js';
 import { type ClaudeRequestBody, toClaudeRequest } from './request-mapping.js';
 import { type ClaudeTurn, fromClaudeMessage, toLLMResponse } from './response-mapping.js';
-import { capRetryAfter, MAX_RETRY_WAIT_MS } from './retry-after-fetch.js';
-import { scrubSecrets } from './scrub-secrets.js';
+import { capRetryAfter } from './retry-after-fetch.js';
 import {
   type RawSseEvent,
   type StreamFailure,
@@ -38,7 +40,10 @@ export interface ClaudeProviderOptions {
   maxTokens: number;
   /** Stream responses (text deltas reach `onTextDelta` as they arrive). Default `true`. */
   stream?: boolean;
-  /** SDK retries of 408/409/429/5xx/connection failures; honours `retry-after` up to 8 s. Default 2. */
+  /**
+   * SDK retries of 408/409/429/5xx/connection failures; a `retry-after` is honoured up to 8 s, cut
+   * to 8 s up to 60 s and ignored beyond. Default 2.
+   */
   maxRetries?: number;
   /** Per HTTP attempt, until the response headers arrive. Default 600 000 (10 min). */
   timeoutMs?: number;
@@ -48,6 +53,11 @@ export interface ClaudeProviderOptions {
   streamRetries?: number;
   /** A `fetch` to use instead of the global one (tests, proxies). */
   fetch?: typeof fetch;
+  /**
+   * Prices (USD per 1M tokens) added to or replacing entries of {@link claudePriceTable}, e.g. for
+   * a proxy's model names. Every response with usage and a priced model gets `costUsd`.
+   */
+  prices?: PriceTable;
 }
 
 /**
@@ -94,6 +104,7 @@ interface Sdk {
  * `kind` tells the loop what happened; an aborted call throws the signal's reason instead. A
  * streamed turn is used only once it reached `message_stop`; a cut, silent or errored stream is
  * retried `streamRetries` times and then fails with kind `incomplete_stream`, never with tool calls.
+ * A response with usage is priced (`costUsd`) from `claudePriceTable` and the `prices` option.
  *
  * @example
  * const claude = new ClaudeProvider({ apiKey: process.env.ANTHROPIC_API_KEY ?? '', model: 'claude-sonnet-4-5', maxTokens: 4096 });
@@ -111,6 +122,7 @@ export class ClaudeProvider implements LLMProvider {
   readonly #idleTimeoutMs: number;
   readonly #streamRetries: number;
   readonly #fetch: typeof fetch | undefined;
+  readonly #prices: PriceTable;
   #sdk: Promise<Sdk> | undefined;
 
   constructor(options: ClaudeProviderOptions) {
@@ -139,6 +151,9 @@ export class ClaudeProvider implements LLMProvider {
       0,
     );
     this.#fetch = options.fetch;
+    this.#prices = options.prices
+      ? mergePriceTables(claudePriceTable, options.prices)
+      : claudePriceTable;
   }
 
   /**
@@ -159,7 +174,7 @@ export class ClaudeProvider implements LLMProvider {
         : fromClaudeMessage(
             await sdk.client.messages.create({ ...body, stream: false }, signal ? { signal } : {}),
           );
-      return toLLMResponse(turn, this.model);
+      return withCost(toLLMResponse(turn, this.model), this.#prices);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof TextSinkError) throw error.cause;
@@ -176,9 +191,8 @@ export class ClaudeProvider implements LLMProvider {
     const attempts = 1 + this.#streamRetries;
     let failure: StreamFailure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt += 1) {
-      // Same backoff as the SDK's own retries, so an overloaded server gets a moment.
-      if (attempt > 1)
-        await sleep(Math.min(500 * 2 ** (attempt - 2), MAX_RETRY_WAIT_MS), undefined, { signal });
+      // The same backoff as between HTTP retries, so an overloaded server gets a moment.
+      if (attempt > 1) await sleep(backoffMs(attempt - 2), signal);
       const result = await streamAttempt({
         open: (attemptSignal) =>
           sdk.client.messages
@@ -194,13 +208,10 @@ export class ClaudeProvider implements LLMProvider {
     }
     const reason = failure?.detail ?? text.streamCut;
     const detail = `${text.incompleteStream} — ${reason}; ${text.streamAttempts(attempts)}`;
-    throw new ProviderError(
-      scrubSecrets(oneLine(`${text.failedPrefix} ${detail}`), [this.#apiKey]),
-      {
-        kind: 'incomplete_stream',
-        isRetryable: true,
-      },
-    );
+    throw new ProviderError(safeMessage(`${text.failedPrefix} ${detail}`, [this.#apiKey]), {
+      kind: 'incomplete_stream',
+      isRetryable: true,
+    });
   }
 
   #loadSdk(): Promise<Sdk> {

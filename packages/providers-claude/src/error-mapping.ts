@@ -1,5 +1,5 @@
 import { ProviderError, type ProviderErrorKind } from '@tiny-claw/core';
-import { scrubSecrets } from './scrub-secrets.js';
+import { oneLine, scrubSecrets } from '@tiny-claw/core/utils';
 import { text } from './strings.js';
 
 /**
@@ -25,6 +25,8 @@ interface ApiErrorShape {
 }
 
 const MAX_DETAIL_CHARS = 400;
+/** Longest error message: the upstream detail plus what this package says around it. */
+const MAX_MESSAGE_CHARS = MAX_DETAIL_CHARS + 200;
 
 // Anthropic words context overflows several ways; proxies add their own. Matched on 400/413 only.
 const CONTEXT_LENGTH =
@@ -112,8 +114,7 @@ function build(
   body: string,
   options: { kind: ProviderErrorKind; retryable?: boolean; status?: number; cause?: unknown },
 ): ProviderError {
-  const line = oneLine(`${text.failedPrefix} ${body}`);
-  return new ProviderError(scrubSecrets(line, context.secrets), {
+  return new ProviderError(safeMessage(`${text.failedPrefix} ${body}`, context.secrets), {
     kind: options.kind,
     isRetryable: options.retryable ?? false,
     ...(options.status === undefined ? {} : { status: options.status }),
@@ -123,15 +124,14 @@ function build(
 }
 
 /**
- * Collapse whitespace to one line and bound its length, so a proxy's HTML error page cannot flood
- * the terminal.
+ * A message safe to show: one line, bounded (a proxy's HTML error page must not flood the
+ * terminal), and free of the configured key, any fragment of it and anything else key-like.
  *
  * @example
- * oneLine('a\n  b'); // 'a b'
+ * safeMessage('Claude request failed: 401 … sk-ant-api03-…', [apiKey]); // 'Claude request failed: 401 … [redacted]'
  */
-export function oneLine(value: string, max = MAX_DETAIL_CHARS + 200): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+export function safeMessage(value: string, secrets: readonly string[]): string {
+  return oneLine(scrubSecrets(value, secrets), MAX_MESSAGE_CHARS);
 }
 
 function upstream(error: ApiErrorShape): { type: string; message: string } {
@@ -171,7 +171,7 @@ function isApiErrorShape(error: unknown): error is ApiErrorShape {
 
 function sanitizedCause(cause: unknown, context: ErrorContext): unknown {
   if (!(cause instanceof Error)) return cause;
-  const copy = new Error(scrubSecrets(oneLine(cause.message), context.secrets));
+  const copy = new Error(safeMessage(cause.message, context.secrets));
   copy.name = cause.name;
   return copy;
 }

@@ -18,8 +18,8 @@ export {
   DEFAULT_TIMEOUT_MS,
 } from './claude-provider.js';
 export { type ErrorContext, toProviderError } from './error-mapping.js';
+export { claudePriceTable } from './price-table.js';
 export { type ClaudeRequestBody, toClaudeRequest } from './request-mapping.js';
 export { type ClaudeTurn, fromClaudeMessage, toLLMResponse, toUsage } from './response-mapping.js';
-export { capRetryAfter, MAX_RETRY_WAIT_MS } from './retry-after-fetch.js';
-export { scrubSecrets } from './scrub-secrets.js';
+export { capRetryAfter } from './retry-after-fetch.js';
 export { StreamAssembler } from './stream-assembler.js';

@@ -26,7 +26,7 @@ export interface ClaudeTurn {
  * parts of one answer (the API splits text around citations and tool calls), and a streamed turn
  * shows exactly the same characters through `onTextDelta`. Other block kinds (thinking, server
  * tools) are not part of tiny-claw's protocol and are skipped. With `stop_reason: "max_tokens"`,
- * a `tool_use` that is the last block was cut off, so its call carries an `argumentsError` (P14).
+ * a `tool_use` that is the last block was cut off, so its call carries an `argumentsError`.
  *
  * @example
  * const turn = fromClaudeMessage(await client.messages.create({ ...body, stream: false }));

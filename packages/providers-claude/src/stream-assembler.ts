@@ -12,11 +12,11 @@ type Block =
 /**
  * Builds one turn from the raw events of a streamed Messages response. It only says the turn is
  * usable once `message_stop` arrived ({@link StreamAssembler.complete}); until then nothing it
- * holds may be acted on — a cut stream must never yield a tool call (P7).
+ * holds may be acted on — a cut stream must never yield a tool call.
  *
  * Tool input is the `input_json_delta` text of each block, concatenated in order and parsed once
  * at the end. A block the stream never closed, or the last block of a turn stopped by
- * `max_tokens`, was truncated: its call gets an `argumentsError` (P14).
+ * `max_tokens`, was truncated: its call gets an `argumentsError`.
  *
  * @example
  * const assembler = new StreamAssembler();

@@ -1,6 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { Stream } from '@anthropic-ai/sdk/core/streaming';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RawSseEvent, streamAttempt, TextSinkError } from './stream-attempt.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const sse = (type: string, body: Record<string, unknown> = {}): RawSseEvent => ({
   event: type,
@@ -24,20 +28,90 @@ function attempt(events: () => AsyncIterable<RawSseEvent>, idleTimeoutMs = 5_000
   });
 }
 
-describe('streamAttempt', () => {
-  it('counts pings as activity, so a long but alive stream is not abandoned', async () => {
-    // Eight pings 150 ms apart outlast the 1 s idle timeout only if each ping resets it.
-    const result = await attempt(async function* () {
-      yield fullTurn[0] as RawSseEvent;
-      for (let i = 0; i < 8; i += 1) {
-        await sleep(150);
-        yield { event: 'ping', data: '{"type":"ping"}' };
+/**
+ * A streamed response whose bytes the test writes, decoded by the SDK's own SSE reader.
+ * `decoded(n)` resolves once `n` events came out of the decoder: their bytes have been read (and
+ * seen by the idle watchdog) by then. Aborting the request errors the body, as `fetch` does.
+ */
+function liveStream() {
+  const encoder = new TextEncoder();
+  let feed!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      feed = controller;
+    },
+  });
+  let count = 0;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  return {
+    open: async (signal: AbortSignal) => {
+      signal.addEventListener('abort', () => feed.error(signal.reason), { once: true });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    },
+    events: async function* (response: Response, controller: AbortController) {
+      for await (const event of Stream.rawEvents(response, controller)) {
+        count += 1;
+        for (const waiter of waiters.filter((w) => w.n <= count)) waiter.resolve();
+        yield event;
       }
-      yield* fullTurn.slice(1);
-    }, 1_000);
-    expect(result).toMatchObject({ ok: true, turn: { text: 'hi' } });
+    },
+    write(event: RawSseEvent): void {
+      feed.enqueue(encoder.encode(`event: ${event.event}\ndata: ${event.data}\n\n`));
+    },
+    decoded(n: number): Promise<void> {
+      return count >= n
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    end: () => feed.close(),
+  };
+}
+
+const ping: RawSseEvent = { event: 'ping', data: '{"type":"ping"}' };
+
+/**
+ * On fake timers, an attempt with a 1 s idle limit whose stream has delivered `message_start`;
+ * from here on, only the test moves time.
+ */
+async function startedAttempt() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const stream = liveStream();
+  let done = false;
+  const result = streamAttempt({ ...stream, idleTimeoutMs: 1_000 }).finally(() => {
+    done = true;
+  });
+  stream.write(fullTurn[0] as RawSseEvent);
+  await stream.decoded(1);
+  return { stream, result, settled: () => done };
+}
+
+describe('streamAttempt and the idle watchdog (fake timers)', () => {
+  it('gives up on a stream that sends no byte for idleTimeoutMs, and not sooner', async () => {
+    const { result, settled } = await startedAttempt();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await result).toEqual({
+      ok: false,
+      failure: { reason: 'stalled', detail: 'the response stream sent nothing for 1000 ms' },
+    });
   });
 
+  it('counts pings as activity: no content for three idle limits, never a limit without a byte', async () => {
+    const { stream, result, settled } = await startedAttempt();
+    for (let i = 0; i < 5; i += 1) {
+      await vi.advanceTimersByTimeAsync(600);
+      stream.write(ping);
+      await stream.decoded(2 + i);
+    }
+    expect(settled()).toBe(false);
+    for (const event of fullTurn.slice(1)) stream.write(event);
+    stream.end();
+    expect(await result).toMatchObject({ ok: true, turn: { text: 'hi' } });
+  });
+});
+
+describe('streamAttempt', () => {
   it('reports a stream that ends without message_stop as cut', async () => {
     const result = await attempt(async function* () {
       yield* fullTurn.slice(0, -1);

@@ -2,6 +2,7 @@ import type {
   Message as ClaudeMessage,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages';
+import { IdleWatchdog, withBodyActivity } from '@tiny-claw/core/utils';
 import { type ClaudeTurn, fromClaudeMessage } from './response-mapping.js';
 import { StreamAssembler } from './stream-assembler.js';
 import { text } from './strings.js';
@@ -71,9 +72,10 @@ export class TextSinkError extends Error {
 /**
  * Run one streamed Messages request and assemble its turn. Only a stream that reached
  * `message_stop` counts: a stream that is cut, reports `event: error`, carries an undecodable
- * event, or stays silent for `idleTimeoutMs` (pings count as activity, since the API pings while
- * it buffers long tool input) yields a {@link StreamFailure} and no tool call (P7–P9). HTTP errors
- * from `open` and the caller's abort are thrown.
+ * event, or sends no byte for `idleTimeoutMs` yields a {@link StreamFailure} and no tool call.
+ * Bytes, not events, are what counts as life, so pings (the API pings while it buffers long tool
+ * input) and keep-alive comments keep a slow stream open. HTTP errors from `open` and the caller's
+ * abort are thrown.
  *
  * @example
  * const result = await streamAttempt({ open, events, idleTimeoutMs: 60_000, onTextDelta: print });
@@ -84,8 +86,7 @@ export async function streamAttempt(options: StreamAttemptOptions): Promise<Stre
   const controller = new AbortController();
   const forwardAbort = (): void => controller.abort(signal?.reason);
   signal?.addEventListener('abort', forwardAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  let stalled = false;
+  let watchdog: IdleWatchdog | undefined;
   try {
     const response = await options.open(controller.signal);
     const contentType = response.headers.get('content-type') ?? '';
@@ -94,25 +95,27 @@ export async function streamAttempt(options: StreamAttemptOptions): Promise<Stre
       return await wholeMessage(response, options.onTextDelta);
     }
     // Armed only once headers arrived: before that the SDK's own timeout and retries govern.
-    timer = setTimeout(() => {
-      stalled = true;
-      controller.abort();
-    }, idleTimeoutMs);
+    const idle = new IdleWatchdog(idleTimeoutMs);
+    watchdog = idle;
+    idle.signal.addEventListener('abort', () => controller.abort(idle.signal.reason), {
+      once: true,
+    });
+    const tracked = withBodyActivity(response, () => idle.touch());
+    const stalled = () => idle.fired;
     const assembler = new StreamAssembler();
     let failure: StreamFailure | undefined;
     try {
-      for await (const sse of options.events(response, controller)) {
-        timer.refresh();
+      for await (const sse of options.events(tracked, controller)) {
         failure = consume(sse, assembler, options.onTextDelta);
         if (failure || assembler.complete) break;
       }
     } catch (error) {
       if (error instanceof TextSinkError) throw error;
-      if (!stalled && !signal?.aborted)
+      if (!stalled() && !signal?.aborted)
         failure = { reason: 'cut', detail: `${text.streamCut} (${describe(error)})` };
     }
     signal?.throwIfAborted();
-    if (stalled)
+    if (stalled())
       return {
         ok: false,
         failure: { reason: 'stalled', detail: text.streamStalled(idleTimeoutMs) },
@@ -122,7 +125,7 @@ export async function streamAttempt(options: StreamAttemptOptions): Promise<Stre
       return { ok: false, failure: { reason: 'cut', detail: text.streamCut } };
     return { ok: true, turn: assembler.turn() };
   } finally {
-    clearTimeout(timer);
+    watchdog?.stop();
     signal?.removeEventListener('abort', forwardAbort);
     // Releases the socket when we stopped reading early; a no-op once the body was read to its end.
     controller.abort();

@@ -1,6 +1,6 @@
 /**
- * Every user-facing string of this package, in one place so a `zh` locale can be added later
- * (SPEC §0). Error messages are one line and start with {@link text.failedPrefix}.
+ * Every user-facing string of this package, in one place so a `zh` locale can be added later.
+ * Error messages are one line and start with {@link text.failedPrefix}.
  *
  * @example
  * throw new Error(text.missingApiKey);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeToolInput, decodeToolInputJson, MAX_ARGUMENT_DEPTH } from './tool-input.js';
 
-describe('decodeToolInputJson (P10)', () => {
+describe('decodeToolInputJson', () => {
   it('decodes an object and treats no deltas as {}', () => {
     expect(decodeToolInputJson('{"path":"a"}')).toEqual({ arguments: { path: 'a' } });
     expect(decodeToolInputJson('')).toEqual({ arguments: {} });
@@ -26,7 +26,7 @@ describe('decodeToolInputJson (P10)', () => {
     });
   });
 
-  it('keeps one value for a duplicated key, so what is shown is what runs (S9)', () => {
+  it('keeps one value for a duplicated key, so what is shown is what runs', () => {
     expect(decodeToolInputJson('{"command":"ls","command":"rm -rf x"}')).toEqual({
       arguments: { command: 'rm -rf x' },
     });

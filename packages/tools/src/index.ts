@@ -6,14 +6,8 @@
  * const read = createReadTool({ protectedPaths: [stateDir] });
  */
 
-export {
-  BASH_LIMITS,
-  type BashArgs,
-  type BashToolOptions,
-  createBashTool,
-  isSecretEnvVar,
-  scrubEnvironment,
-} from './bash/index.js';
+export { isSecretEnvVar, scrubEnvironment } from './bash/env-scrub.js';
+export { BASH_LIMITS, type BashArgs, type BashToolOptions, createBashTool } from './bash/index.js';
 export { createEditTool, EDIT_LIMITS, type EditArgs, type EditToolOptions } from './edit/index.js';
 export type { MatchSpan, StrategyName } from './edit/match-types.js';
 export {

@@ -274,6 +274,14 @@ describe('resolveInWorkdir validates input before any fs call', () => {
     expect(error).not.toContain('workdir cannot be resolved');
   });
 
+  it('reports a missing workdir as workdir_unavailable, not as a bad path', async () => {
+    const error = expectError(
+      await resolveInWorkdir(missingWorkdir, 'a.txt', { access: 'read' }),
+      'workdir_unavailable',
+    );
+    expect(error).toContain('workdir cannot be resolved');
+  });
+
   it('accepts a component of exactly 255 bytes', async () => {
     expect(await resolveInWorkdir(root, 'a'.repeat(255), { access: 'write' })).toMatchObject({
       ok: true,

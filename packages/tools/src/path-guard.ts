@@ -11,12 +11,18 @@ import path from 'node:path';
 export type PathAccess = 'read' | 'write';
 
 /**
- * Why the guard refused a path.
+ * Why the guard refused a path: the path itself is unusable (`invalid_path`), it leaves the
+ * workdir, it is protected from writes, or the workdir itself cannot be resolved (then no path
+ * works, whatever the caller passes).
  *
  * @example
  * const kind: PathGuardErrorType = 'path_outside_root';
  */
-export type PathGuardErrorType = 'invalid_path' | 'path_outside_root' | 'protected_path';
+export type PathGuardErrorType =
+  | 'invalid_path'
+  | 'path_outside_root'
+  | 'protected_path'
+  | 'workdir_unavailable';
 
 /**
  * Options of {@link resolveInWorkdir}.
@@ -272,7 +278,7 @@ export async function resolveInWorkdir(
   } catch (error) {
     return {
       ok: false,
-      errorType: 'invalid_path',
+      errorType: 'workdir_unavailable',
       error: `the workdir cannot be resolved (${errnoCode(error) ?? String(error)}): ${workdir}`,
     };
   }
@@ -310,7 +316,7 @@ export async function resolveInWorkdir(
       return {
         ok: false,
         errorType: 'protected_path',
-        error: `protected path: "${input}" is inside a .git directory; writing git internals is not allowed. Use git commands through bash instead.`,
+        error: `protected path: "${input}" is inside a .git directory; writing git internals is not allowed.`,
       };
     }
     for (const gitdir of await gitFileTargets(realWorkdir)) {

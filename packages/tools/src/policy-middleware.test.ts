@@ -32,6 +32,7 @@ describe('runtime tool policy', () => {
       reason: 'denylist',
       output: {
         isError: true,
+        failure: { kind: 'denied' },
         metadata: { error_type: 'tool_policy_denied', tool_policy: 'denylist' },
       },
     });

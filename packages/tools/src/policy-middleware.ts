@@ -49,6 +49,7 @@ export function createPolicyMiddleware(lists: ToolPolicyLists): ToolMiddleware {
       output: {
         content,
         isError: true,
+        failure: { kind: 'denied' },
         metadata: { error_type: 'tool_policy_denied', tool_policy: verdict },
       },
     };

@@ -145,12 +145,14 @@ describe('bash tool results', () => {
 
   it('refuses a command with a NUL byte or over the argument size limit without running it', async () => {
     const nul = await bash({ command: 'touch made\u0000' });
-    expect(nul.metadata?.error_type).toBe('invalid_arguments');
+    expect(nul.metadata?.error_type).toBe('nul_in_command');
+    expect(nul.failure?.kind).toBe('invalid_arguments');
     const long = await bash({
       command: `touch made; # ${'x'.repeat(BASH_LIMITS.maxCommandBytes)}`,
     });
-    expect(long.metadata?.error_type).toBe('invalid_arguments');
-    expect(long.content).toContain('write the script to a file');
+    expect(long.metadata?.error_type).toBe('command_too_long');
+    expect(long.failure).toMatchObject({ kind: 'invalid_arguments', suggestedTool: 'write' });
+    expect(long.failure?.advice).toContain('Write the script to a file with write');
     expect((await bash({ command: 'ls' })).content).not.toContain('made');
   });
 

@@ -1,9 +1,16 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { defineTool, type Tool, type ToolMetadata, type ToolOutput } from '@tiny-claw/core';
+import {
+  defineTool,
+  type Tool,
+  type ToolContext,
+  type ToolMetadata,
+  type ToolOutput,
+} from '@tiny-claw/core';
 import { z } from 'zod';
 import { isInside, resolveInWorkdir } from '../path-guard.js';
-import { toolFailure as fail } from '../tool-failure.js';
+import { type FailureReporter, failureReporter, toolFailure } from '../tool-failure.js';
+import { type BashErrorType, bashFailure } from './advice.js';
 import { scrubEnvironment } from './env-scrub.js';
 import { runInProcessGroup } from './process-group.js';
 import { MODEL_OUTPUT_MAX_CHARS, renderBashOutput, reportedExitCode } from './render-output.js';
@@ -31,6 +38,11 @@ export const BASH_LIMITS = {
  * const options: BashToolOptions = { protectedPaths: [stateDir], extraSecretEnvNames: ['MY_DB_URL'] };
  */
 export interface BashToolOptions {
+  /**
+   * The workdir commands run under. Default: the workdir of each call (`ctx.workdir`).
+   * `workspaceTools` binds it, so a caller's context cannot move the tool elsewhere.
+   */
+  workdir?: string;
   /** Directories the command may not run in (the state dir); a `cwd` inside them is refused. */
   protectedPaths?: readonly string[];
   /** More variables to drop from the child environment: exact names, or prefixes ending in `*`. */
@@ -71,6 +83,7 @@ async function resolveCwd(
   cwd: string,
   workdir: string,
   options: BashToolOptions,
+  fail: FailureReporter<BashErrorType>,
 ): Promise<{ path: string; relative: string } | ToolOutput> {
   const resolved = await resolveInWorkdir(workdir, cwd, { access: 'read' });
   if (!resolved.ok) return fail(`bash: ${resolved.error}`, resolved.errorType);
@@ -117,20 +130,26 @@ function signalForCode(code: number): string | undefined {
 
 async function runBash(
   args: BashArgs,
-  workdir: string,
-  signal: AbortSignal,
+  ctx: ToolContext,
   options: BashToolOptions,
 ): Promise<ToolOutput> {
-  if (args.command.includes('\0')) return fail(bashText.errors.nulInCommand, 'invalid_arguments');
+  const { signal } = ctx;
+  const call = {
+    command: args.command,
+    visibleTools: ctx.visibleTools,
+    maxTimeoutSeconds: BASH_LIMITS.maxTimeoutSeconds,
+  };
+  const fail = failureReporter((type: BashErrorType) => bashFailure(type, call));
+  if (args.command.includes('\0')) return fail(bashText.errors.nulInCommand, 'nul_in_command');
   const bytes = Buffer.byteLength(args.command, 'utf8');
   if (bytes > BASH_LIMITS.maxCommandBytes) {
     return fail(
       bashText.errors.commandTooLong(bytes, BASH_LIMITS.maxCommandBytes),
-      'invalid_arguments',
+      'command_too_long',
     );
   }
   if (signal.aborted) return fail(bashText.errors.cancelledBeforeStart, 'cancelled');
-  const cwd = await resolveCwd(args.cwd, workdir, options);
+  const cwd = await resolveCwd(args.cwd, options.workdir ?? ctx.workdir, options, fail);
   if ('content' in cwd) return cwd;
 
   const env = scrubEnvironment(options.env ?? process.env, options.extraSecretEnvNames);
@@ -144,7 +163,7 @@ async function runBash(
     signal,
   });
   if (result.spawnError !== undefined) {
-    return fail(bashText.errors.spawnFailed(result.spawnError), 'execution_error');
+    return fail(bashText.errors.spawnFailed(result.spawnError), 'spawn_failed');
   }
 
   const exitCode = reportedExitCode({
@@ -188,15 +207,20 @@ async function runBash(
     return fail(rendered.content, 'cancelled', { ...metadata, cancelled: true });
   }
   if (result.timedOut) return fail(rendered.content, 'bash_timeout', metadata);
-  if (exitCode !== 0) return fail(rendered.content, 'bash_command_failed', metadata);
+  if (exitCode !== 0) {
+    const outputTruncated = rendered.stdoutTruncated || rendered.stderrTruncated;
+    const failure = bashFailure('bash_command_failed', { ...call, outputTruncated });
+    return toolFailure(rendered.content, 'bash_command_failed', failure, metadata);
+  }
   return { content: rendered.content, isError: false, metadata };
 }
 
 /**
  * Create the `bash` tool (not parallel-safe): runs `command` with `bash -c` in its own process
- * group under the workdir, with a scrubbed environment, closed stdin, a timeout that kills the
- * whole group, and bounded output. A non-zero exit is an error output
- * (`error_type: 'bash_command_failed'`), a timeout too (`'bash_timeout'`, exit code 124).
+ * group under the workdir (`options.workdir`, else `ctx.workdir`), with a scrubbed environment,
+ * closed stdin, a timeout that kills the whole group, and bounded output. A non-zero exit is an
+ * error output (`error_type: 'bash_command_failed'`, failure kind `command_failed`), a timeout
+ * too (`'bash_timeout'`, kind `timeout`, exit code 124), with advice fitted to the command.
  *
  * @example
  * const bash = createBashTool({ protectedPaths: [stateDir] });
@@ -213,8 +237,6 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
     ),
     parameters: bashSchema,
     parallelSafe: false,
-    run: (args, ctx) => runBash(args, ctx.workdir, ctx.signal, options),
+    run: (args, ctx) => runBash(args, ctx, options),
   });
 }
-
-export { isSecretEnvVar, scrubEnvironment } from './env-scrub.js';

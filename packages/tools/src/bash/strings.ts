@@ -27,7 +27,7 @@ export const bashText = {
     `Seconds before the command is killed: a whole number from 1 to ${maxSeconds} (default ${defaultSeconds}).`,
   notes: {
     timedOut: (seconds: number): string =>
-      `note: the command timed out after ${seconds} s and its process group was stopped (SIGTERM, then SIGKILL). Output so far is shown; for long jobs raise timeout_seconds or run a narrower command.`,
+      `note: the command timed out after ${seconds} s and its process group was stopped (SIGTERM, then SIGKILL). Output so far is shown.`,
     cancelled:
       'note: the run was cancelled while the command was running; its process group was stopped.',
     leftoversKilled:
@@ -42,7 +42,7 @@ export const bashText = {
     nulInCommand:
       'bash command contains a NUL byte, which cannot be passed to a process; remove it (use printf \\\\0 inside the command if you need one in the output)',
     commandTooLong: (bytes: number, max: number): string =>
-      `bash command is ${bytes} bytes, over the ${max}-byte limit of one argument; write the script to a file with the write tool and run it with bash`,
+      `bash command is ${bytes} bytes, over the ${max}-byte limit of one argument`,
     timeoutTooLarge: (max: number): string =>
       `timeout_seconds cannot exceed ${max} (${max / 60} minutes); split the work into shorter commands`,
     timeoutTooSmall: 'timeout_seconds must be at least 1',

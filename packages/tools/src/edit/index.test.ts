@@ -264,7 +264,8 @@ describe('edit refuses without writing (F28)', () => {
     const out = await unchanged(file, () =>
       edit({ path: 'a.txt', old_text: 'same', new_text: 'same' }),
     );
-    expect(out.metadata?.error_type).toBe('invalid_arguments');
+    expect(out.metadata?.error_type).toBe('same_text');
+    expect(out.failure?.kind).toBe('invalid_arguments');
     expect(out.content).toContain('to be different');
   });
 
@@ -272,7 +273,8 @@ describe('edit refuses without writing (F28)', () => {
     const file = await put('a.txt', 'x\n');
     const out = await unchanged(file, () => edit({ path: 'a.txt', old_text: '', new_text: 'y' }));
     expect(out.content).toContain('non-empty');
-    expect(out.content).toContain('write tool');
+    expect(out.failure).toMatchObject({ kind: 'invalid_arguments', suggestedTool: 'write' });
+    expect(out.failure?.advice).toContain('use write');
   });
 
   it('fails when a fuzzy match would leave the file as it is', async () => {
@@ -299,7 +301,8 @@ describe('edit refuses without writing (F28)', () => {
   it('fails on a missing file (use write), a directory and a file over 20 MB', async () => {
     const missing = await edit({ path: 'nope.txt', old_text: 'a', new_text: 'b' });
     expect(missing.metadata?.error_type).toBe('not_found');
-    expect(missing.content).toContain('write tool');
+    expect(missing.failure?.kind).toBe('not_found');
+    expect(missing.failure?.advice).toContain('create it with write');
     await mkdir(path.join(root, 'dir'));
     const dir = await edit({ path: 'dir', old_text: 'a', new_text: 'b' });
     expect(dir.metadata?.error_type).toBe('is_directory');
@@ -375,7 +378,8 @@ describe('edit with a read ledger', () => {
       'run-1',
     );
     expect(out.metadata?.error_type).toBe('file_modified');
-    expect(out.content).toContain('modified since you read it');
+    expect(out.content).toContain('modified since it was read');
+    expect(out.failure).toMatchObject({ kind: 'stale_read', suggestedTool: 'read' });
     expect(await text(file)).toBe('x\n');
   });
 

@@ -15,7 +15,8 @@ import { withFileLock } from '../file-state/file-lock.js';
 import { fingerprintOf } from '../file-state/fingerprint.js';
 import type { ReadLedger } from '../file-state/read-ledger.js';
 import { resolveInWorkdir } from '../path-guard.js';
-import { toolFailure as fail, formatSize } from '../tool-failure.js';
+import { type FailureReporter, failureReporter, formatSize } from '../tool-failure.js';
+import { type EditErrorType, editFailure } from './advice.js';
 import { applyEdit } from './apply-edit.js';
 import { describeNotFound } from './diagnostics.js';
 import { loadFileBytes } from './load-file.js';
@@ -46,11 +47,16 @@ export const EDIT_LIMITS = {
  * const options: EditToolOptions = { protectedPaths: [stateDir], readLedger: ledger };
  */
 export interface EditToolOptions {
+  /**
+   * The workdir every path is confined to. Default: the workdir of each call (`ctx.workdir`).
+   * `workspaceTools` binds it, so a caller's context cannot move the tools elsewhere.
+   */
+  workdir?: string;
   /** Paths (absolute or workdir-relative) that must never be written, e.g. the state dir. */
   protectedPaths?: readonly string[];
   /**
    * When given (and the call has a `ctx.runId`), an edit requires that the run read the file
-   * and that it did not change since (F29/F30); a successful edit records the new state.
+   * and that it did not change since; a successful edit records the new state.
    */
   readLedger?: ReadLedger;
 }
@@ -88,6 +94,7 @@ async function editLocked(
   abs: string,
   relative: string,
   options: EditToolOptions,
+  fail: FailureReporter<EditErrorType>,
 ): Promise<ToolOutput> {
   const display = args.path;
   const limitMb = EDIT_LIMITS.maxFileBytes / 1024 / 1024;
@@ -97,7 +104,7 @@ async function editLocked(
       case 'not_found':
         return fail(editText.notFoundFile(display), 'not_found');
       case 'symlink':
-        return fail(editText.symlinkSwapped(display), 'invalid_path');
+        return fail(editText.symlinkSwapped(display), 'path_changed');
       case 'not_regular':
         return fail(
           editText.notRegular(
@@ -159,7 +166,7 @@ async function editLocked(
     format,
     stripLinePrefixes: outcome.lineNumberPrefixStripped,
   });
-  if (applied.text === body) return fail(editText.noEffect(display), 'invalid_arguments');
+  if (applied.text === body) return fail(editText.noEffect(display), 'no_change');
   if (ctx.signal.aborted) return fail(editText.cancelled, 'cancelled');
 
   const output = Buffer.from(format.bom ? `\uFEFF${applied.text}` : applied.text, 'utf8');
@@ -168,7 +175,7 @@ async function editLocked(
   let refusal: ToolOutput | undefined;
   const recheck = (now: Stats | undefined): void => {
     if (!now) refusal = fail(editText.readFailed(display, 'ENOENT'), 'execution_error');
-    else if (now.isSymbolicLink()) refusal = fail(editText.symlinkSwapped(display), 'invalid_path');
+    else if (now.isSymbolicLink()) refusal = fail(editText.symlinkSwapped(display), 'path_changed');
     else if (now.mtimeMs !== stats.mtimeMs || now.size !== stats.size) {
       refusal = fail(editText.changedDuringEdit(display), 'file_modified');
     }
@@ -177,7 +184,7 @@ async function editLocked(
   let written: Stats;
   try {
     // Confined to the workdir by descriptors: a directory swapped for a symlink since the guard
-    // looked makes this fail instead of writing outside (F35).
+    // looked makes this fail instead of writing outside.
     const workdir = path.resolve(abs, ...relative.split(path.sep).map(() => '..'));
     written = await writeFileConfined(workdir, relative, output, {
       mode: stats.mode & MAX_MODE_BITS,
@@ -186,7 +193,7 @@ async function editLocked(
   } catch (error) {
     if (refusal) return refusal;
     if (error instanceof ConfinedWriteError) {
-      const type = error.reason === 'io' ? 'execution_error' : 'invalid_path';
+      const type = error.reason === 'io' ? 'execution_error' : 'path_changed';
       return fail(editText.writeFailed(display, error.detail), type);
     }
     return fail(editText.writeFailed(display, (error as Error).message), 'execution_error');
@@ -239,10 +246,13 @@ async function runEdit(
   ctx: ToolContext,
   options: EditToolOptions,
 ): Promise<ToolOutput> {
-  if (args.old_text === '') return fail(editText.emptyOldText, 'invalid_arguments');
-  if (args.old_text === args.new_text) return fail(editText.sameText, 'invalid_arguments');
+  const fail = failureReporter((type: EditErrorType) =>
+    editFailure(type, { path: args.path, visibleTools: ctx.visibleTools }),
+  );
+  if (args.old_text === '') return fail(editText.emptyOldText, 'empty_old_text');
+  if (args.old_text === args.new_text) return fail(editText.sameText, 'same_text');
 
-  const resolved = await resolveInWorkdir(ctx.workdir, args.path, {
+  const resolved = await resolveInWorkdir(options.workdir ?? ctx.workdir, args.path, {
     access: 'write',
     protectedPaths: options.protectedPaths ?? [],
   });
@@ -274,21 +284,22 @@ async function runEdit(
     ? options.readLedger.withFileLock.bind(options.readLedger)
     : withFileLock;
   return lock(resolved.path, () =>
-    editLocked(args, ctx, resolved.path, resolved.relative, options),
+    editLocked(args, ctx, resolved.path, resolved.relative, options, fail),
   );
 }
 
 /**
  * Create the `edit` tool (not parallel-safe): replace old_text with new_text in an existing
- * UTF-8 file, found by the degraded-matching pipeline of SPEC §5 (exact first, then
- * increasingly tolerant strategies, each reported by name). Exactly one match is required
- * unless `replace_all`. The file's EOL style, BOM, trailing-newline state and mode are kept;
- * the write is atomic; edits of one file are serialised. With a `readLedger`, the run must have
- * read the file, unchanged since (F29/F30).
+ * UTF-8 file inside the workdir (`options.workdir`, else `ctx.workdir`), found by a degraded
+ * matching pipeline (exact first, then increasingly tolerant strategies, each reported by name).
+ * Exactly one match is required unless `replace_all`. The file's EOL style, BOM,
+ * trailing-newline state and mode are kept; the write is atomic; edits of one file are
+ * serialised. With a `readLedger`, the run must have read the file, unchanged since. Refusals
+ * carry a typed `failure` whose advice names only visible tools.
  *
  * The final write goes through descriptors of the checked directories (`writeFileConfined`), so a
  * directory swapped for a symlink between the guard and the write makes it fail instead of
- * writing outside the workdir (F35); without `/proc/self/fd` (non-Linux) it falls back to a
+ * writing outside the workdir; without `/proc/self/fd` (non-Linux) it falls back to a
  * path-based write after a realpath re-check, which narrows but cannot close that window.
  * Residual risks: the read and the pre-write checks still go by path; the atomic rename gives
  * the file a new inode (owner = this process, hard links are detached rather than written

@@ -18,28 +18,27 @@ export const editText = {
   replaceAllArg: 'Replace every occurrence instead of requiring exactly one (default false).',
 
   emptyOldText:
-    "edit tool requires a non-empty 'old_text' field. To create a new file or replace a whole file, use the write tool instead.",
+    "edit tool requires a non-empty 'old_text' field: it replaces existing text, so it cannot create or fill a file.",
   sameText:
     "edit tool requires 'old_text' and 'new_text' to be different; nothing was changed. Put the text you want in new_text.",
-  notFoundFile: (p: string) =>
-    `edit path does not exist: ${p}. edit only changes existing files; use the write tool to create it, or check the path (e.g. list the directory with bash).`,
+  notFoundFile: (p: string) => `edit path does not exist: ${p}. edit only changes existing files.`,
   isDirectory: (p: string) => `edit path is a directory: ${p}. Give the path of a file inside it.`,
   notRegular: (p: string, kind: string) =>
     `edit refused: ${p} is not a regular file (it is ${kind}); it was not opened.`,
   tooLarge: (p: string, size: string, limitMb: number) =>
-    `edit refused: ${p} is ${size}, over the ${limitMb} MB limit. Change it with bash (e.g. sed) instead.`,
+    `edit refused: ${p} is ${size}, over the ${limitMb} MB limit; it was not changed.`,
   grewTooLarge: (p: string, limitMb: number) =>
     `edit refused: ${p} grew over the ${limitMb} MB limit while being read.`,
   notUtf8: (p: string) =>
-    `edit tool only supports UTF-8 text files: ${p} is not valid UTF-8 (or is binary), so it was not changed. Use bash for this file.`,
+    `edit tool only supports UTF-8 text files: ${p} is not valid UTF-8 (or is binary), so it was not changed.`,
   otherEncoding: (p: string, encoding: string) =>
-    `edit tool only supports UTF-8 text files: ${p} starts with a ${encoding} byte-order mark, so it was not changed. Use bash (iconv) for this file.`,
+    `edit tool only supports UTF-8 text files: ${p} starts with a ${encoding} byte-order mark, so it was not changed.`,
   notRead: (p: string) =>
-    `edit refused: you have not read ${p} in this run, so the edit could be based on a stale or imagined version. Call read on it first, then retry with old_text copied from that output.`,
+    `edit refused: ${p} was not read in this run, so the edit could be based on a stale or imagined version; it was not changed.`,
   modifiedSinceRead: (p: string) =>
-    `edit refused: ${p} was modified since you read it (its modification time, size or content changed). Read it again and redo the edit against the current content.`,
+    `edit refused: ${p} was modified since it was read (its modification time, size or content changed); it was not changed.`,
   changedDuringEdit: (p: string) =>
-    `edit refused: ${p} changed on disk while the edit was being prepared; nothing was written. Read it again and retry.`,
+    `edit refused: ${p} changed on disk while the edit was being prepared; nothing was written.`,
   cancelled: 'edit cancelled; the file was not changed.',
   readFailed: (p: string, code: string) => `edit tool failed to read ${p}: ${code}`,
   writeFailed: (p: string, message: string) =>
@@ -56,7 +55,7 @@ export const editText = {
   firstDifference: (oldLine: number, fileLine: number) =>
     `First difference, old_text line ${oldLine} vs file line ${fileLine} (· = space, → = tab):`,
   pastEndOfFile: '(end of file: the file has no more lines)',
-  tips: 'Tips: read the file again and copy old_text exactly (whitespace matters); drop the "N: " line-number prefixes that read adds; keep old_text short but unique.',
+  tips: 'Tips: copy old_text exactly from the current content (whitespace matters), without the "N: " line-number prefixes of read output; keep old_text short but unique.',
   prefixDetected:
     'old_text seems to contain the "N: " line-number prefixes from read output: remove them (they are not part of the file) and copy the text exactly.',
   multipleMatches: (p: string, count: number, lines: readonly number[], strategy: string) =>

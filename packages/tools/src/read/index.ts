@@ -1,11 +1,12 @@
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { defineTool, type Tool, type ToolOutput } from '@tiny-claw/core';
+import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
 import { z } from 'zod';
 import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
 import { resolveInWorkdir } from '../path-guard.js';
-import { toolFailure as fail, formatSize } from '../tool-failure.js';
+import { failureReporter, formatSize } from '../tool-failure.js';
+import { type ReadErrorType, readFailure } from './advice.js';
 
 /**
  * Limits of the `read` tool.
@@ -38,6 +39,11 @@ const FOOTER_RESERVE_BYTES = 1024;
  * const options: ReadToolOptions = { protectedPaths: ['/home/me/.tiny-claw'] };
  */
 export interface ReadToolOptions {
+  /**
+   * The workdir every path is confined to. Default: the workdir of each call (`ctx.workdir`).
+   * {@link workspaceTools} binds it, so a caller's context cannot move the tools elsewhere.
+   */
+  workdir?: string;
   /** Passed to the path guard (reads are allowed there; kept for symmetry with write tools). */
   protectedPaths?: readonly string[];
   /** Where successful reads are recorded, so `edit` and `write` can insist on a read first. */
@@ -221,11 +227,14 @@ function finish(
 
 async function runRead(
   args: ReadArgs,
-  workdir: string,
-  signal: AbortSignal,
-  runId: string | undefined,
+  ctx: ToolContext,
   options: ReadToolOptions,
 ): Promise<ToolOutput> {
+  const { signal, runId } = ctx;
+  const workdir = options.workdir ?? ctx.workdir;
+  const fail = failureReporter((type: ReadErrorType) =>
+    readFailure(type, { path: args.path, visibleTools: ctx.visibleTools }),
+  );
   const guardOptions = options.protectedPaths
     ? { access: 'read' as const, protectedPaths: options.protectedPaths }
     : { access: 'read' as const };
@@ -282,7 +291,7 @@ async function runRead(
     if (code === 'ELOOP') {
       return fail(
         `read refused: ${display} changed into a symlink while being read`,
-        'invalid_path',
+        'path_changed',
       );
     }
     return fail(`read: cannot open ${display}: ${code ?? String(error)}`, 'execution_error');
@@ -385,8 +394,9 @@ async function runRead(
 }
 
 /**
- * Create the `read` tool (parallel-safe). The workdir comes from `ctx.workdir`; every path goes
- * through {@link resolveInWorkdir}.
+ * Create the `read` tool (parallel-safe). The workdir is `options.workdir`, else `ctx.workdir`;
+ * every path goes through {@link resolveInWorkdir}. Refusals carry a typed `failure` whose
+ * advice names only the tools the model can call.
  *
  * @example
  * const read = createReadTool({ protectedPaths: [stateDir] });
@@ -399,6 +409,6 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
     description: DESCRIPTION,
     parameters: readSchema,
     parallelSafe: true,
-    run: (args, ctx) => runRead(args, ctx.workdir, ctx.signal, ctx.runId, options),
+    run: (args, ctx) => runRead(args, ctx, options),
   });
 }

@@ -267,7 +267,8 @@ describe('write: refusals', () => {
       path: 'big.txt',
       content: 'x'.repeat(WRITE_LIMITS.maxContentBytes + 1),
     });
-    expect(out.metadata?.error_type).toBe('file_too_large');
+    expect(out.metadata?.error_type).toBe('content_too_large');
+    expect(out.failure?.kind).toBe('invalid_arguments');
     expect(await exists(path.join(root, 'big.txt'))).toBe(false);
   });
 
@@ -296,8 +297,13 @@ describe('write: read before write (read ledger)', () => {
     const tool = createWriteTool({ readLedger: ledger });
     await writeFile(path.join(root, 'a.txt'), 'original\n');
     const out = await write({ path: 'a.txt', content: 'replaced\n' }, tool);
-    expect(out).toMatchObject({ isError: true, metadata: { error_type: 'file_not_read' } });
-    expect(out.content).toContain('read the file before overwriting it');
+    expect(out).toMatchObject({
+      isError: true,
+      failure: { kind: 'stale_read', suggestedTool: 'read' },
+      metadata: { error_type: 'file_not_read' },
+    });
+    expect(out.content).toContain('was not read in this run');
+    expect(out.failure?.advice).toContain('Call read on a.txt first');
     const appended = await write({ path: 'a.txt', content: 'more\n', mode: 'append' }, tool);
     expect(appended.metadata?.error_type).toBe('file_not_read');
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('original\n');

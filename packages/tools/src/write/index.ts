@@ -20,7 +20,8 @@ import {
   withFileLock,
 } from '../file-state/index.js';
 import { resolveInWorkdir } from '../path-guard.js';
-import { toolFailure as fail } from '../tool-failure.js';
+import { type FailureReporter, failureReporter } from '../tool-failure.js';
+import { type WriteErrorType, writeFailure } from './advice.js';
 import { writeText } from './strings.js';
 
 /**
@@ -43,12 +44,17 @@ export const WRITE_LIMITS = {
  * const options: WriteToolOptions = { protectedPaths: [stateDir], readLedger: ledger };
  */
 export interface WriteToolOptions {
+  /**
+   * The workdir every path is confined to. Default: the workdir of each call (`ctx.workdir`).
+   * `workspaceTools` binds it, so a caller's context cannot move the tools elsewhere.
+   */
+  workdir?: string;
   /** Never written, even when missing (the state dir). `.git` is always refused. */
   protectedPaths?: readonly string[];
   /**
    * The ledger the `read` tool records into. With it (and a `ctx.runId`), an existing file can
-   * only be written after it was read in the same run and is unchanged since (F29/F30). Without
-   * either there is no such check, as in `read` and `edit` (library use outside a run).
+   * only be written after it was read in the same run and is unchanged since. Without either
+   * there is no such check, as in `read` and `edit` (library use outside a run).
    */
   readLedger?: ReadLedger;
 }
@@ -119,6 +125,7 @@ async function inspectTarget(
   abs: string,
   display: string,
   needs: InspectNeeds,
+  fail: FailureReporter<WriteErrorType>,
 ): Promise<ExistingFile | ToolOutput | undefined> {
   const { keepBytes, contentBytes } = needs;
   const maxBytes = WRITE_LIMITS.maxContentBytes;
@@ -135,7 +142,7 @@ async function inspectTarget(
   }
   // The guard returned a canonical path, so a symlink here appeared after it looked.
   if (linkStats.isSymbolicLink()) {
-    return fail(writeText.errors.becameSymlink(display), 'invalid_path');
+    return fail(writeText.errors.becameSymlink(display), 'path_changed');
   }
   if (linkStats.isDirectory()) return fail(writeText.errors.isDirectory(display), 'is_directory');
   if (!linkStats.isFile()) {
@@ -187,7 +194,7 @@ async function inspectTarget(
     return existing;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return fail(writeText.errors.becameSymlink(display), 'invalid_path');
+    if (code === 'ELOOP') return fail(writeText.errors.becameSymlink(display), 'path_changed');
     return fail(writeText.errors.failed(display, errorMessage(error)), 'execution_error');
   } finally {
     await handle?.close().catch(() => undefined);
@@ -205,6 +212,7 @@ async function writeLocked(
   relative: string,
   ctx: ToolContext,
   options: WriteToolOptions,
+  fail: FailureReporter<WriteErrorType>,
 ): Promise<ToolOutput> {
   const display = args.path;
   const runId = ctx.runId;
@@ -213,11 +221,16 @@ async function writeLocked(
   const content = Buffer.from(args.content, 'utf8');
   const append = args.mode === 'append';
 
-  const existing = await inspectTarget(abs, display, {
-    hash: ledger !== undefined,
-    keepBytes: append,
-    contentBytes: content.length,
-  });
+  const existing = await inspectTarget(
+    abs,
+    display,
+    {
+      hash: ledger !== undefined,
+      keepBytes: append,
+      contentBytes: content.length,
+    },
+    fail,
+  );
   if (isOutput(existing)) return existing;
   if (existing?.fingerprint && ledger && runId !== undefined) {
     const verdict = ledger.check(runId, abs, existing.fingerprint);
@@ -234,7 +247,7 @@ async function writeLocked(
   let written: Stats;
   try {
     // Confined to the workdir by descriptors, not paths: a directory swapped for a symlink since
-    // the guard looked makes this fail instead of writing outside (F35). Missing parents are
+    // the guard looked makes this fail instead of writing outside. Missing parents are
     // created the same way, with the default mode (0777 & ~umask) like `mkdir -p`: these are the
     // user's project directories.
     written = await writeFileConfined(workdirOf(abs, relative), relative, data, {
@@ -245,7 +258,7 @@ async function writeLocked(
   } catch (error) {
     if (error instanceof ConfinedWriteError) {
       if (error.reason === 'changed') {
-        return fail(writeText.errors.parentMoved(display), 'invalid_path');
+        return fail(writeText.errors.parentMoved(display), 'path_changed');
       }
       if (error.reason === 'not_directory') {
         return fail(writeText.errors.parentNotDirectory(display), 'invalid_path');
@@ -308,10 +321,13 @@ async function runWrite(
   ctx: ToolContext,
   options: WriteToolOptions,
 ): Promise<ToolOutput> {
+  const fail = failureReporter((type: WriteErrorType) =>
+    writeFailure(type, { path: args.path, visibleTools: ctx.visibleTools }),
+  );
   if (ctx.signal.aborted) return fail(writeText.errors.cancelled, 'cancelled');
   const bytes = Buffer.byteLength(args.content, 'utf8');
   if (bytes > WRITE_LIMITS.maxContentBytes) {
-    return fail(writeText.errors.contentTooLarge(bytes, MAX_MB), 'file_too_large', { bytes });
+    return fail(writeText.errors.contentTooLarge(bytes, MAX_MB), 'content_too_large', { bytes });
   }
   if (/[\\/]$/.test(args.path)) {
     return fail(writeText.errors.trailingSeparator(args.path), 'invalid_path');
@@ -319,19 +335,22 @@ async function runWrite(
   const guardOptions = options.protectedPaths
     ? { access: 'write' as const, protectedPaths: options.protectedPaths }
     : { access: 'write' as const };
-  const resolved = await resolveInWorkdir(ctx.workdir, args.path, guardOptions);
+  const resolved = await resolveInWorkdir(options.workdir ?? ctx.workdir, args.path, guardOptions);
   if (!resolved.ok) return fail(`write: ${resolved.error}`, resolved.errorType);
   const target = resolved.path;
-  // One writer per file at a time across every tool of the process (F31).
-  return withFileLock(target, () => writeLocked(args, target, resolved.relative, ctx, options));
+  // One writer per file at a time across every tool of the process.
+  return withFileLock(target, () =>
+    writeLocked(args, target, resolved.relative, ctx, options, fail),
+  );
 }
 
 /**
  * Create the `write` tool (not parallel-safe): atomic create/overwrite/append of a file inside
- * the workdir, keeping an existing file's permission bits, refusing `.git`, protected paths,
- * symlink escapes and non-regular files, and — with a `readLedger` — refusing to change a file
- * that was not read in this run or changed since (F29/F30). Concurrent writes of one file are
- * serialised (F31); a failed write leaves the old content and no temp file (F32).
+ * the workdir (`options.workdir`, else `ctx.workdir`), keeping an existing file's permission
+ * bits, refusing `.git`, protected paths, symlink escapes and non-regular files, and — with a
+ * `readLedger` — refusing to change a file that was not read in this run or changed since.
+ * Concurrent writes of one file are serialised; a failed write leaves the old content and no
+ * temp file. Refusals carry a typed `failure` whose advice names only visible tools.
  *
  * @example
  * const write = createWriteTool({ protectedPaths: [stateDir], readLedger: ledger });

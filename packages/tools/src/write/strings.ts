@@ -19,9 +19,9 @@ export const writeText = {
   modeInvalid: 'mode must be one of: overwrite, append',
   errors: {
     contentTooLarge: (bytes: number, maxMb: number): string =>
-      `write refused: content is ${bytes} bytes, over the ${maxMb} MB limit. Split it into several files, or generate large files with a script through bash.`,
+      `write refused: content is ${bytes} bytes, over the ${maxMb} MB limit of one write; nothing was written.`,
     appendTooLarge: (display: string, total: number, maxMb: number): string =>
-      `write refused: appending would make ${display} ${total} bytes, over the ${maxMb} MB limit of an atomic write. Append with bash instead (e.g. \`cat >> file\`).`,
+      `write refused: appending would make ${display} ${total} bytes, over the ${maxMb} MB limit of an atomic write; nothing was written.`,
     trailingSeparator: (display: string): string =>
       `invalid path: "${display}" ends with a path separator, so it names a directory; give a file name.`,
     isDirectory: (display: string): string =>
@@ -35,9 +35,9 @@ export const writeText = {
     parentMoved: (display: string): string =>
       `write refused: the directory of ${display} changed while being written (renamed or replaced by a symlink); nothing was written. Try again.`,
     notRead: (display: string): string =>
-      `write refused: ${display} already exists and was not read in this run. read the file before overwriting it (or appending to it), then write again; to change part of it, use edit.`,
+      `write refused: ${display} already exists and was not read in this run, so replacing or extending it could drop content you have not seen; nothing was written.`,
     modified: (display: string): string =>
-      `write refused: ${display} was modified since it was last read (its size, time or content differ). Read it again, then write.`,
+      `write refused: ${display} was modified since it was last read (its size, time or content differ); nothing was written.`,
     failed: (display: string, message: string): string =>
       `write tool failed for ${display}: ${message}`,
     cancelled: 'write cancelled: the run was cancelled before the file was written',

@@ -1,0 +1,109 @@
+import { mkdir, mkdtemp, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolContext, ToolOutput } from '@tiny-claw/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ReadLedger } from '../file-state/read-ledger.js';
+import { createReadTool } from '../read/index.js';
+import { createWriteTool } from './index.js';
+
+let base: string;
+let root: string;
+let ledger: ReadLedger;
+
+function ctx(visibleTools: readonly string[], signal = new AbortController().signal): ToolContext {
+  return { workdir: root, signal, toolCallId: 'call-1', runId: 'run-1', visibleTools };
+}
+
+async function write(
+  args: Record<string, unknown>,
+  visibleTools: readonly string[] = ['read', 'write', 'edit', 'bash'],
+  signal?: AbortSignal,
+): Promise<ToolOutput> {
+  const tool = createWriteTool({ readLedger: ledger, protectedPaths: ['.state'] });
+  return tool.run(tool.parse(args), ctx(visibleTools, signal));
+}
+
+async function read(file: string): Promise<void> {
+  const tool = createReadTool({ readLedger: ledger });
+  const out = await tool.run(tool.parse({ path: file }), ctx(['read']));
+  expect(out.isError, out.content).toBe(false);
+}
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), 'tc-write-kinds-')));
+  root = path.join(base, 'w');
+  await mkdir(path.join(root, 'dir'), { recursive: true });
+  await writeFile(path.join(root, 'a.txt'), 'original\n');
+  ledger = new ReadLedger();
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('write failures carry the kind core acts on', () => {
+  it.each([
+    ['a path outside the workdir', '../escape.txt', 'outside_workdir', 'path_outside_root'],
+    ['a path inside .git', '.git/config', 'protected_path', 'protected_path'],
+    ['a path inside the state dir', '.state/x.json', 'protected_path', 'protected_path'],
+    ['a path ending in a separator', 'newdir/', 'invalid_arguments', 'invalid_path'],
+    ['a directory', 'dir', 'unsupported_target', 'is_directory'],
+  ])('%s', async (_name, file, kind, errorType) => {
+    const out = await write({ path: file, content: 'x' });
+    expect(out.isError).toBe(true);
+    expect(out.failure?.kind).toBe(kind);
+    expect(out.metadata?.error_type).toBe(errorType);
+  });
+
+  it('reports a cancelled run as cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const out = await write({ path: 'new.txt', content: 'x' }, ['write'], controller.signal);
+    expect(out.failure).toEqual({ kind: 'cancelled' });
+  });
+});
+
+describe('write advice for an unread or changed file points to read only when it is visible', () => {
+  it('an unread file is a stale read that suggests read (and edit for partial changes)', async () => {
+    const out = await write({ path: 'a.txt', content: 'replaced\n' });
+    expect(out.failure).toMatchObject({ kind: 'stale_read', suggestedTool: 'read' });
+    expect(out.failure?.advice).toContain('Call read on a.txt first');
+    expect(out.failure?.advice).toContain('use edit');
+  });
+
+  it('without read visible, says the file cannot be replaced safely and suggests no tool', async () => {
+    const out = await write({ path: 'a.txt', content: 'replaced\n' }, ['write']);
+    expect(out.failure?.kind).toBe('stale_read');
+    expect(out.failure?.suggestedTool).toBeUndefined();
+    expect(out.failure?.advice).toContain('No tool for reading files');
+    expect(out.failure?.advice).not.toMatch(/\b(read|edit) on\b|use edit/);
+  });
+
+  it('a file changed since it was read is a stale read that asks for a fresh read', async () => {
+    await read('a.txt');
+    const later = new Date(Date.now() + 5_000);
+    await utimes(path.join(root, 'a.txt'), later, later);
+    const out = await write({ path: 'a.txt', content: 'replaced\n' });
+    expect(out.metadata?.error_type).toBe('file_modified_since_read');
+    expect(out.failure).toMatchObject({ kind: 'stale_read', suggestedTool: 'read' });
+    expect(out.failure?.advice).toContain('Call read on a.txt again');
+    const blind = await write({ path: 'a.txt', content: 'replaced\n' }, ['write', 'bash']);
+    expect(blind.failure?.suggestedTool).toBeUndefined();
+    expect(blind.failure?.advice).toContain('no tool for reading files');
+  });
+});
+
+describe('write advice for a protected path mentions git through bash only when bash is visible', () => {
+  it('with bash', async () => {
+    const out = await write({ path: '.git/HEAD', content: 'x' }, ['write', 'bash']);
+    expect(out.failure?.advice).toContain('run git commands with bash');
+    expect(out.content).not.toContain('bash');
+  });
+
+  it('without bash', async () => {
+    const out = await write({ path: '.git/HEAD', content: 'x' }, ['write', 'read']);
+    expect(out.failure?.advice).not.toContain('bash');
+    expect(out.failure?.advice).toContain('ask the user');
+  });
+});
