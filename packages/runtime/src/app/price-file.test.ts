@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ConfigurationError,
-  defaultPriceTable,
   mergePriceTables,
   priceCall,
 } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openaiPriceTable } from '@tiny-claw/providers-openai';
 import { loadPriceFile } from './price-file.js';
 
 let dir: string;
@@ -32,7 +32,7 @@ const failure = async (path: string): Promise<ConfigurationError> => {
   const message = (error as ConfigurationError).message;
   expect(message).toContain('TINY_CLAW_PRICES');
   expect(message).toContain(path);
-  expect((error as ConfigurationError).exitCode).toBe(78);
+  expect((error as ConfigurationError).code).toBe('configuration');
   return error as ConfigurationError;
 };
 
@@ -56,11 +56,11 @@ describe('loadPriceFile', () => {
     expect(priceCall(table, 'my-model', usage)).toBe(0.00222625);
   });
 
-  it('overrides the built-in price of a model when merged over the defaults', async () => {
+  it("overrides a provider's built-in price of a model when merged over its table", async () => {
     const path = await priceFile('{"models": {"gpt-5.4": {"input": 1.25, "output": 10}}}');
-    const prices = mergePriceTables(defaultPriceTable, await loadPriceFile(path));
+    const prices = mergePriceTables(openaiPriceTable, await loadPriceFile(path));
     expect(prices['gpt-5.4']).toEqual({ inputPerMTok: 1.25, outputPerMTok: 10 });
-    expect(prices['gpt-4o']).toBe(defaultPriceTable['gpt-4o']);
+    expect(prices['gpt-4o']).toBe(openaiPriceTable['gpt-4o']);
   });
 
   it('accepts a file that starts with a UTF-8 byte-order mark', async () => {

@@ -137,7 +137,7 @@ describe('parseDotenv', () => {
     expect(error.message).toBe(
       'Invalid .env line 3 in /repo/.env: expected KEY=VALUE, but the line has no "=".',
     );
-    expect(error.exitCode).toBe(78);
+    expect(error.code).toBe('configuration');
   });
 
   it('rejects an empty key', () => {
@@ -165,7 +165,7 @@ describe('parseDotenv', () => {
         'never closed. Add the closing quote (a quoted value may span several lines), or wrap the ' +
         'value in a different kind of quote if this one belongs to it.',
     );
-    expect(error.exitCode).toBe(78);
+    expect(error.code).toBe('configuration');
     expect(error.message).not.toContain('sk-secret');
     expect(parseError("A='open").message).toContain(
       'line 1 in /repo/.env: the value of A opens a single quote',

@@ -103,7 +103,7 @@ describe('loadSettings rejects invalid values', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigurationError);
-    expect((caught as ConfigurationError).exitCode).toBe(78);
+    expect((caught as ConfigurationError).code).toBe('configuration');
     const lines = (caught as Error).message.split('\n');
     expect(lines).toHaveLength(5);
     expect(lines.map((line) => line.split('=')[0])).toEqual([
