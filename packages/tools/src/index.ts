@@ -1,30 +1,17 @@
 /**
- * @tiny-claw/tools — workspace tools behind one path guard.
+ * @tiny-claw/tools — the workspace tools (`read`, `write`, `edit`, `bash`) behind one path guard.
  *
  * @example
- * import { createReadTool, resolveInWorkdir } from '@tiny-claw/tools';
- * const read = createReadTool({ protectedPaths: [stateDir] });
+ * import { workspaceTools } from '@tiny-claw/tools';
+ * const tools = workspaceTools({ workdir: process.cwd(), enabled: ['read', 'edit'] });
+ *
+ * @module
  */
 
-export { isSecretEnvVar, scrubEnvironment } from './bash/env-scrub.js';
 export { BASH_LIMITS, type BashArgs, type BashToolOptions, createBashTool } from './bash/index.js';
 export { createEditTool, EDIT_LIMITS, type EditArgs, type EditToolOptions } from './edit/index.js';
-export type { MatchSpan, StrategyName } from './edit/match-types.js';
-export {
-  type FindMatchOptions,
-  findMatch,
-  MATCHER_LIMITS,
-  type MatchOutcome,
-} from './edit/matcher.js';
-export {
-  type FileFingerprint,
-  fingerprintOf,
-  ReadLedger,
-  type ReadLedgerOptions,
-  type ReadLedgerVerdict,
-  sameFingerprint,
-  withFileLock,
-} from './file-state/index.js';
+// Kept while the runtime still assembles its tools by hand; `workspaceTools` shares a ledger itself.
+export { ReadLedger } from './file-state/read-ledger.js';
 export {
   isInside,
   PATH_LIMITS,
@@ -33,8 +20,8 @@ export {
   type PathGuardResult,
   type ResolveInWorkdirOptions,
   resolveInWorkdir,
-  validatePathInput,
 } from './path-guard.js';
+// Kept while the runtime still applies its allow/deny lists through this middleware.
 export {
   allowedToolNames,
   createPolicyMiddleware,
@@ -42,6 +29,12 @@ export {
   type ToolPolicyLists,
 } from './policy-middleware.js';
 export { createReadTool, READ_LIMITS, type ReadArgs, type ReadToolOptions } from './read/index.js';
+export {
+  WORKSPACE_TOOL_NAMES,
+  type WorkspaceToolName,
+  type WorkspaceToolsOptions,
+  workspaceTools,
+} from './workspace-tools.js';
 export {
   createWriteTool,
   WRITE_LIMITS,

@@ -1,0 +1,186 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigurationError, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  WORKSPACE_TOOL_NAMES,
+  type WorkspaceToolsOptions,
+  workspaceTools,
+} from './workspace-tools.js';
+
+let base: string;
+let root: string;
+let elsewhere: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), 'tc-workspace-')));
+  root = path.join(base, 'project');
+  elsewhere = path.join(base, 'elsewhere');
+  await mkdir(root);
+  await mkdir(elsewhere);
+  await writeFile(path.join(root, 'a.txt'), 'hello project\n');
+  await writeFile(path.join(elsewhere, 'a.txt'), 'hello elsewhere\n');
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+function ctx(workdir = root, runId = 'run-1'): ToolContext {
+  return {
+    workdir,
+    runId,
+    signal: new AbortController().signal,
+    toolCallId: 'call-1',
+    visibleTools: [...WORKSPACE_TOOL_NAMES],
+  };
+}
+
+function byName(tools: Tool[], name: string): Tool {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no ${name} tool`);
+  return tool;
+}
+
+async function call(
+  tools: Tool[],
+  name: string,
+  args: Record<string, unknown>,
+  context = ctx(),
+): Promise<ToolOutput> {
+  const tool = byName(tools, name);
+  return tool.run(tool.parse(args), context);
+}
+
+describe('workspaceTools returns the workspace tools', () => {
+  it('all four, in the documented order, by default', () => {
+    expect(workspaceTools({ workdir: root }).map((tool) => tool.name)).toEqual([
+      'read',
+      'write',
+      'edit',
+      'bash',
+    ]);
+  });
+
+  it('only the enabled ones, in the documented order whatever order they are listed in', () => {
+    const tools = workspaceTools({ workdir: root, enabled: ['edit', 'read'] });
+    expect(tools.map((tool) => tool.name)).toEqual(['read', 'edit']);
+  });
+});
+
+describe('workspaceTools share one read ledger', () => {
+  it('a file read through its read tool can be edited through its edit tool', async () => {
+    const tools = workspaceTools({ workdir: root });
+    expect((await call(tools, 'read', { path: 'a.txt' })).isError).toBe(false);
+    const edited = await call(tools, 'edit', {
+      path: 'a.txt',
+      old_text: 'project',
+      new_text: 'world',
+    });
+    expect(edited.isError, edited.content).toBe(false);
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('hello world\n');
+  });
+
+  it('an edit of a file the run has not read is refused as a stale read', async () => {
+    const tools = workspaceTools({ workdir: root });
+    const out = await call(tools, 'edit', { path: 'a.txt', old_text: 'project', new_text: 'x' });
+    expect(out.failure?.kind).toBe('stale_read');
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('hello project\n');
+  });
+
+  it('a read in one run does not let another run write', async () => {
+    const tools = workspaceTools({ workdir: root });
+    await call(tools, 'read', { path: 'a.txt' }, ctx(root, 'run-1'));
+    const out = await call(tools, 'write', { path: 'a.txt', content: 'x' }, ctx(root, 'run-2'));
+    expect(out.failure?.kind).toBe('stale_read');
+  });
+
+  it('two calls of workspaceTools keep separate ledgers', async () => {
+    const first = workspaceTools({ workdir: root });
+    const second = workspaceTools({ workdir: root });
+    await call(first, 'read', { path: 'a.txt' });
+    const out = await call(second, 'edit', { path: 'a.txt', old_text: 'project', new_text: 'x' });
+    expect(out.failure?.kind).toBe('stale_read');
+  });
+});
+
+describe('workspaceTools are bound to their workdir', () => {
+  it('a ctx.workdir elsewhere moves none of the four tools', async () => {
+    const tools = workspaceTools({ workdir: root });
+    const away = ctx(elsewhere);
+    expect((await call(tools, 'read', { path: 'a.txt' }, away)).content).toContain('hello project');
+    const edited = await call(
+      tools,
+      'edit',
+      { path: 'a.txt', old_text: 'hello', new_text: 'hi' },
+      away,
+    );
+    expect(edited.isError, edited.content).toBe(false);
+    expect((await call(tools, 'write', { path: 'b.txt', content: 'b\n' }, away)).isError).toBe(
+      false,
+    );
+    expect((await call(tools, 'bash', { command: 'pwd' }, away)).content).toContain(root);
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('hi project\n');
+    expect(await readFile(path.join(root, 'b.txt'), 'utf8')).toBe('b\n');
+    expect(await readFile(path.join(elsewhere, 'a.txt'), 'utf8')).toBe('hello elsewhere\n');
+  });
+
+  it('resolves a relative workdir once, against the current directory at creation', async () => {
+    const relative = path.relative(process.cwd(), root);
+    const tools = workspaceTools({ workdir: relative });
+    expect((await call(tools, 'read', { path: 'a.txt' }, ctx(elsewhere))).content).toContain(
+      'hello project',
+    );
+  });
+
+  it('applies protectedPaths to every tool', async () => {
+    await mkdir(path.join(root, '.state'));
+    const tools = workspaceTools({ workdir: root, protectedPaths: ['.state'] });
+    const written = await call(tools, 'write', { path: '.state/x.json', content: '{}' });
+    expect(written.failure?.kind).toBe('protected_path');
+    const ran = await call(tools, 'bash', { command: 'pwd', cwd: '.state' });
+    expect(ran.failure?.kind).toBe('protected_path');
+  });
+});
+
+describe('workspaceTools refuses a bad configuration with a ConfigurationError', () => {
+  function configurationError(options: unknown): ConfigurationError {
+    try {
+      workspaceTools(options as WorkspaceToolsOptions);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigurationError);
+      return error as ConfigurationError;
+    }
+    throw new Error('expected a ConfigurationError');
+  }
+
+  it('an unknown tool name, listing the available names', () => {
+    const error = configurationError({ workdir: root, enabled: ['read', 'grep'] });
+    expect(error.message).toContain('"grep"');
+    expect(error.message).toContain('available: read, write, edit, bash');
+  });
+
+  it('a tool named twice', () => {
+    const error = configurationError({ workdir: root, enabled: ['read', 'read'] });
+    expect(error.message).toContain('read more than once');
+  });
+
+  it('a missing or empty workdir, saying what to pass', () => {
+    expect(configurationError({}).message).toContain('workdir is required');
+    expect(configurationError({ workdir: '  ' }).message).toContain('workdir is empty');
+    expect(configurationError(undefined).message).toContain('workspaceTools({ workdir:');
+  });
+
+  it('a workdir that does not exist or is a file', () => {
+    const missing = configurationError({ workdir: path.join(base, 'nope') });
+    expect(missing.message).toContain('ENOENT');
+    expect(missing.message).toContain('workspaceTools({ workdir: process.cwd() })');
+    const file = configurationError({ workdir: path.join(root, 'a.txt') });
+    expect(file.message).toContain('is not a directory');
+  });
+
+  it('an option it does not know, so a typo is not silently ignored', () => {
+    expect(configurationError({ workdir: root, enable: ['read'] }).message).toMatch(/enable/);
+  });
+});
