@@ -104,6 +104,7 @@ export {
 } from './store/agent-store.js';
 export {
   defineTool,
+  describeZodError,
   type FailureKind,
   failureKinds,
   type Tool,

@@ -10,7 +10,7 @@
 
 export { BASH_LIMITS, type BashArgs, type BashToolOptions, createBashTool } from './bash/index.js';
 export { createEditTool, EDIT_LIMITS, type EditArgs, type EditToolOptions } from './edit/index.js';
-// Kept while the runtime still assembles its tools by hand; `workspaceTools` shares a ledger itself.
+// For tools created one by one that must share a ledger; `workspaceTools` shares one itself.
 export { ReadLedger } from './file-state/read-ledger.js';
 export {
   isInside,
@@ -21,13 +21,6 @@ export {
   type ResolveInWorkdirOptions,
   resolveInWorkdir,
 } from './path-guard.js';
-// Kept while the runtime still applies its allow/deny lists through this middleware.
-export {
-  allowedToolNames,
-  createPolicyMiddleware,
-  policyVerdict,
-  type ToolPolicyLists,
-} from './policy-middleware.js';
 export { createReadTool, READ_LIMITS, type ReadArgs, type ReadToolOptions } from './read/index.js';
 export {
   WORKSPACE_TOOL_NAMES,

@@ -1,14 +1,8 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  ConfinedWriteError,
-  defineTool,
-  type Tool,
-  type ToolContext,
-  type ToolOutput,
-  writeFileConfined,
-} from '@tiny-claw/core';
+import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
+import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/core/utils';
 import { z } from 'zod';
 import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { withFileLock } from '../file-state/file-lock.js';

@@ -3,15 +3,14 @@ import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  ConfinedWriteError,
   defineTool,
   errorMessage,
   type Tool,
   type ToolContext,
   type ToolMetadata,
   type ToolOutput,
-  writeFileConfined,
 } from '@tiny-claw/core';
+import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/core/utils';
 import { z } from 'zod';
 import {
   type FileFingerprint,
