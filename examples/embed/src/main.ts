@@ -23,15 +23,21 @@ const agent = createAgent({
   provider,
   tools: [
     ...workspaceTools({ workdir: process.cwd(), enabled: ['read', 'edit'] }),
-    defineTool({ name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }),
-                 run: ({ a, b }) => String(a + b) }),
+    defineTool({
+      name: 'add',
+      description: 'Add two numbers',
+      parameters: z.object({ a: z.number(), b: z.number() }),
+      run: ({ a, b }) => String(a + b),
+    }),
   ],
   policy: { deny: ['bash'] },
 });
 const result = await agent.run('what is 2 + 3?');
 console.log(`${result.stopReason}: ${result.text}`);
 for await (const event of agent.stream('rename foo to bar')) {
-  if (event.type === 'tool.start') console.log(`→ ${event.call.name} ${JSON.stringify(event.call.arguments)}`);
-  if (event.type === 'tool.end') console.log(`← ${event.status}: ${event.output.content.split('\n')[0]}`);
+  if (event.type === 'tool.start')
+    console.log(`→ ${event.call.name} ${JSON.stringify(event.call.arguments)}`);
+  if (event.type === 'tool.end')
+    console.log(`← ${event.status}: ${event.output.content.split('\n')[0]}`);
   if (event.type === 'run.finish') console.log(`${event.result.stopReason}: ${event.result.text}`);
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,17 +111,32 @@ describe('the published packages, installed with plain npm', () => {
       { kind: 'turn', text: 'nothing to rename' },
     );
     const before = (await readdir(project)).sort();
-    const run = spawnSync(process.execPath, [join(project, 'out/program.js')], {
-      cwd: project,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        OPENAI_API_KEY: 'sk-test-embed',
-        OPENAI_BASE_URL: server.openaiBaseUrl,
+    // Asynchronously: the fake server answers from this very process.
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        execFile(
+          process.execPath,
+          [join(project, 'out/program.js')],
+          {
+            cwd: project,
+            encoding: 'utf8',
+            timeout: 60_000,
+            env: {
+              PATH: process.env.PATH ?? '',
+              HOME: home,
+              OPENAI_API_KEY: 'sk-test-embed',
+              OPENAI_BASE_URL: server.openaiBaseUrl,
+            },
+          },
+          (error, stdout, stderr) =>
+            resolve({
+              status: error ? ((error.code as number | null) ?? null) : 0,
+              stdout,
+              stderr,
+            }),
+        );
       },
-    });
+    );
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const [first, ...events] = run.stdout
@@ -139,7 +154,9 @@ describe('the published packages, installed with plain npm', () => {
     expect(own.indexOf('tool.end')).toBeGreaterThan(toolStart);
 
     const bodies = server.requests.map((request) => request.body as Record<string, unknown>);
-    const offered = (bodies[0]?.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    const offered = (bodies[0]?.tools as Array<{ function: { name: string } }>).map(
+      (t) => t.function.name,
+    );
     expect(offered.sort()).toEqual(['add', 'edit', 'read']);
     const answer = (bodies[1]?.messages as Array<{ role: string; content: string }>).find(
       (message) => message.role === 'tool',

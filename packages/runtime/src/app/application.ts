@@ -138,14 +138,24 @@ export class Application {
     };
   }
 
-  async #checkWorkdir(): Promise<void> {
-    const path = this.settings.workdir;
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      throw new ConfigurationError(
-        `The workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: set TINY_CLAW_WORKDIR or --workdir to an existing directory.`,
-      );
-    }
+  #checkWorkdir(): Promise<void> {
+    return assertWorkdir(this.settings.workdir);
+  }
+}
+
+/**
+ * Fail with a message that names the settings to fix when the workdir is not an existing
+ * directory (checked at start-up and again before each run: it may go away in between).
+ *
+ * @example
+ * await assertWorkdir(settings.workdir);
+ */
+export async function assertWorkdir(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new ConfigurationError(
+      `The workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: set TINY_CLAW_WORKDIR or --workdir to an existing directory.`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { ConfigurationError } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
@@ -90,10 +90,20 @@ describe('createApplication', () => {
     expect(app.health().tools).toEqual([]);
   });
 
-  it('fails a run with a configuration error when the workdir does not exist', async () => {
-    const app = await createApplication(settingsWith({ TINY_CLAW_WORKDIR: ws.path('missing') }), {
+  it('fails at start-up with a configuration error naming the setting when the workdir does not exist', async () => {
+    await expect(
+      createApplication(settingsWith({ TINY_CLAW_WORKDIR: ws.path('missing') }), {
+        logger: silent,
+      }),
+    ).rejects.toThrow(/does not exist: set TINY_CLAW_WORKDIR or --workdir/);
+  });
+
+  it('fails a run with the same message when the workdir disappears after start-up', async () => {
+    await ws.write('gone/keep.txt', 'x');
+    const app = await createApplication(settingsWith({ TINY_CLAW_WORKDIR: ws.path('gone') }), {
       logger: silent,
     });
+    await rm(ws.path('gone'), { recursive: true });
     await expect(app.run({ prompt: 'x' })).rejects.toThrow(/does not exist: set TINY_CLAW_WORKDIR/);
   });
 

@@ -1,7 +1,7 @@
 import { createAgent, createFileStore, type LLMProvider, type Logger } from '@tiny-claw/core';
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
-import { Application } from './application.js';
+import { Application, assertWorkdir } from './application.js';
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { createStderrLogger } from './stderr-logger.js';
@@ -34,6 +34,8 @@ export async function createApplication(
   overrides: ApplicationOverrides = {},
 ): Promise<Application> {
   const logger = overrides.logger ?? createStderrLogger(settings.logLevel);
+  // The tools are bound to the workdir, so it must exist before they are built.
+  await assertWorkdir(settings.workdir);
   const tools = createRuntimeTools(settings);
   const prices = settings.pricesPath ? await loadPriceFile(settings.pricesPath) : undefined;
   let provider: LLMProvider;

@@ -1,13 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ConfigurationError,
-  mergePriceTables,
-  priceCall,
-} from '@tiny-claw/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, mergePriceTables, priceCall } from '@tiny-claw/core';
 import { openaiPriceTable } from '@tiny-claw/providers-openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPriceFile } from './price-file.js';
 
 let dir: string;

@@ -81,7 +81,7 @@ describe('loadSettings rejects invalid values', () => {
 
   it('reports an unknown enabled tool in exactly the documented words', () => {
     expect(problemsFor({ TINY_CLAW_ENABLED_TOOLS: 'read,foo' })).toEqual([
-      'TINY_CLAW_ENABLED_TOOLS="read,foo" is invalid: unknown tool "foo"; expected a comma-separated list of: bash, edit, explore, read, write.',
+      'TINY_CLAW_ENABLED_TOOLS="read,foo" is invalid: unknown tool "foo"; expected a comma-separated list of: bash, edit, read, write.',
     ]);
   });
 
