@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     environment: 'node',
     testTimeout: 180_000,
+    // Packing and installing the tarballs with npm happens in a hook.
+    hookTimeout: 300_000,
   },
 });
