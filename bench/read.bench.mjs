@@ -1,4 +1,4 @@
-// The read tool on big files (SPEC §13): a 10 MB file read (output capped) and 8 parallel-safe
+// The read tool on big files: a 10 MB file read (output capped) and 8 parallel-safe
 // reads of 1 MB files in one turn, through the real executor, against one read alone.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
