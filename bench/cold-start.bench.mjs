@@ -1,5 +1,5 @@
 // Cold start of `tiny-claw --version` and `--help` against the floor `node -e 0` measured in the
-// same run (SPEC §13: ≤ 1.3× the floor).
+// same run (goal: ≤ 1.3× the floor).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, report, round, stats } from './lib.mjs';

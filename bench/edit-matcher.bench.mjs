@@ -1,4 +1,4 @@
-// Edit matcher on large files (SPEC §13 "edit matcher"): every strategy's hit and the full miss
+// Edit matcher on large files: every strategy's hit and the full miss
 // cascade on a 10,000-line file and a 1 MB file, median of several runs, against the goals
 // hit ≤ 5 ms on 1 MB, miss cascade ≤ 100 ms at 10k lines and ≤ 300 ms at 1 MB, never past the
 // 250 ms budget; plus Levenshtein on long lines (bounded, O(min) memory). Runs on the built

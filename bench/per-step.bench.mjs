@@ -1,6 +1,6 @@
 // Per-step harness overhead: a scripted model that answers instantly with one small `read` per
 // step, 500 steps, through the real MainLoop, registry, executor, read tool and file memory.
-// SPEC §13: median ≤ 8 ms, p95 ≤ 25 ms, slope < 0.05 ms/step; max RSS ≤ 100 MB at 20 steps.
+// Goals: median ≤ 8 ms, p95 ≤ 25 ms, slope < 0.05 ms/step; max RSS ≤ 100 MB at 20 steps.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The read tool on big files (SPEC §13): a 10 MB file read (output capped) and 8 parallel-safe
+// The read tool on big files: a 10 MB file read (output capped) and 8 parallel-safe
 // reads of 1 MB files in one turn, through the real executor, against one read alone.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,14 +14,19 @@ const line = `${'x'.repeat(99)}\n`;
 writeFileSync(join(dir, 'big.txt'), line.repeat(100_000)); // 10 MB
 for (let i = 0; i < 8; i += 1) writeFileSync(join(dir, `m${i}.txt`), line.repeat(10_000)); // 1 MB each
 
-const read = tools.createReadTool();
+const [read] = tools.workspaceTools({ workdir: dir, enabled: ['read'] });
 const registry = new core.ToolRegistry().register(read);
-const ctx = { workdir: dir, signal: new AbortController().signal, toolCallId: 'b' };
+const ctx = {
+  workdir: dir,
+  signal: new AbortController().signal,
+  toolCallId: 'b',
+  visibleTools: ['read'],
+};
 const options = {
   registry,
   workdir: dir,
   signal: ctx.signal,
-  visibleToolNames: ['read'],
+  visibleTools: ['read'],
   maxParallel: 8,
   logger: core.nullLogger,
   tracer: core.nullTracer,

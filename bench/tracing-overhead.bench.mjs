@@ -2,8 +2,8 @@
 // the usage decorator, file memory) with TINY_CLAW_TRACE_MODE=metadata vs off, in one process on
 // the built packages. The traced run includes writing its trace file (atomic, fsync'd); a third
 // variant with a no-op recorder splits the tracer's CPU from that write. Runs alternate so drift in
-// the machine hits every variant alike. Also: redacting 1 MB of text (reliability §5.2: < 50 ms).
-// Issue 6 goal: metadata ≤ 5% slower than off.
+// the machine hits every variant alike. Also: redacting 1 MB of text (goal: < 50 ms).
+// Goal: metadata ≤ 5% slower than off.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -118,11 +118,11 @@ export function validatePathInput(input: unknown): string | undefined {
 
 /**
  * True when `candidate` is `root` itself or lies under it, compared by path component (so
- * `/work/app2` is not inside `/work/app`). Both paths are normalised lexically; no fs access.
+ * `/srv/app2` is not inside `/srv/app`). Both paths are normalised lexically; no fs access.
  *
  * @example
- * isInside('/work/app', '/work/app/src/a.ts'); // true
- * isInside('/work/app', '/work/app2/a.ts'); // false
+ * isInside('/srv/app', '/srv/app/src/a.ts'); // true
+ * isInside('/srv/app', '/srv/app2/a.ts'); // false
  */
 export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(path.resolve(root), path.resolve(candidate));

@@ -261,7 +261,7 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
         clearTimeout(timeoutTimer);
         timers.delete(timeoutTimer);
       }
-      // Background children may keep stdout/stderr open forever (E4): bound the wait.
+      // Background children may keep stdout/stderr open forever: bound the wait.
       later(drainMs, () => {
         if (finished) return;
         const markFound = () => {

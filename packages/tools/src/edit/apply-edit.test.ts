@@ -20,7 +20,7 @@ describe('applyEdit', () => {
     expect(edit('a\r\nb\r\nc\r\n', 'b', 'x\ny')).toBe('a\r\nx\r\ny\r\nc\r\n');
   });
 
-  it('keeps a missing trailing newline when new_text ends with one (F27)', () => {
+  it('keeps a missing trailing newline when new_text ends with one', () => {
     expect(edit('a\nb', 'b', 'c\n')).toBe('a\nc');
   });
 

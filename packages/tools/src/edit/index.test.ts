@@ -178,7 +178,7 @@ describe('edit replaces exactly one match', () => {
 });
 
 describe('edit keeps the file format', () => {
-  it('keeps CRLF line endings and converts new_text to them (F26)', async () => {
+  it('keeps CRLF line endings and converts new_text to them', async () => {
     const file = await put('win.txt', 'one\r\ntwo\r\nthree\r\n');
     const out = await edit({
       path: 'win.txt',
@@ -189,7 +189,7 @@ describe('edit keeps the file format', () => {
     expect(await text(file)).toBe('one\r\nTWO\r\nmiddle\r\nTHREE\r\n');
   });
 
-  it('keeps a BOM together with CRLF (F26)', async () => {
+  it('keeps a BOM together with CRLF', async () => {
     const file = await put('bom.txt', Buffer.from('\uFEFFa\r\nb\r\n', 'utf8'));
     const out = await edit({ path: 'bom.txt', old_text: 'b', new_text: 'c\nd' });
     expect(out.isError).toBe(false);
@@ -198,7 +198,7 @@ describe('edit keeps the file format', () => {
     expect(bytes.subarray(3).toString('utf8')).toBe('a\r\nc\r\nd\r\n');
   });
 
-  it('keeps a missing trailing newline on an edit near EOF (F27)', async () => {
+  it('keeps a missing trailing newline on an edit near EOF', async () => {
     const file = await put('a.txt', 'first\nlast');
     const out = await edit({ path: 'a.txt', old_text: 'last', new_text: 'final\n' });
     expect(out.isError).toBe(false);
@@ -224,7 +224,7 @@ describe('edit keeps the file format', () => {
   });
 });
 
-describe('edit refuses without writing (F28)', () => {
+describe('edit refuses without writing', () => {
   async function unchanged(file: string, run: () => Promise<ToolOutput>): Promise<ToolOutput> {
     const before = await readFile(file);
     const mtime = (await stat(file)).mtimeMs;
@@ -353,7 +353,7 @@ describe('edit confinement', () => {
 });
 
 describe('edit with a read ledger', () => {
-  it('refuses a file not read in this run (F29)', async () => {
+  it('refuses a file not read in this run', async () => {
     const ledger = new ReadLedger();
     const file = await put('a.txt', 'x\n');
     const out = await edit(
@@ -366,7 +366,7 @@ describe('edit with a read ledger', () => {
     expect(await text(file)).toBe('x\n');
   });
 
-  it('refuses a file touched after it was read (F30: mtime only)', async () => {
+  it('refuses a file touched after it was read (a newer mtime is enough)', async () => {
     const ledger = new ReadLedger();
     const file = await put('a.txt', 'x\n');
     await recordRead(ledger, 'run-1', file);
@@ -383,7 +383,7 @@ describe('edit with a read ledger', () => {
     expect(await text(file)).toBe('x\n');
   });
 
-  it('refuses a same-size rewrite that kept the mtime (F30: hash)', async () => {
+  it('refuses a same-size rewrite that kept the mtime (the content hash differs)', async () => {
     const ledger = new ReadLedger();
     const file = await put('a.txt', 'abc\n');
     await recordRead(ledger, 'run-1', file);
@@ -424,7 +424,7 @@ describe('edit with a read ledger', () => {
   });
 });
 
-describe('concurrent edits of one file (F31)', () => {
+describe('concurrent edits of one file', () => {
   const lines = Array.from({ length: 50 }, (_, i) => `row ${i}`);
 
   it('serialises them so both are applied', async () => {

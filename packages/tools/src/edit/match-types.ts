@@ -14,7 +14,7 @@ export type StrategyName =
   | 'block_anchor';
 
 /**
- * The pipeline order (SPEC §5). The first strategy with at least one match wins.
+ * The pipeline order, most exact first. The first strategy with at least one match wins.
  *
  * @example
  * STRATEGY_ORDER[0]; // 'exact'

@@ -166,7 +166,7 @@ describe('block_anchor strategy', () => {
 });
 
 describe('findMatch pipeline', () => {
-  it('reports the first strategy that matches, in SPEC order', () => {
+  it('reports the first strategy that matches, in pipeline order', () => {
     const content = 'class A {\n    run() {\n        go();\n    }\n}\n';
     expect(findMatch(content, 'go();')).toMatchObject({ found: true, strategy: 'exact' });
     expect(findMatch(content, 'run() {\n    go();\n}')).toMatchObject({

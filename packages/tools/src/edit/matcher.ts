@@ -325,7 +325,7 @@ function runPipeline(
 }
 
 /**
- * Find old_text in `content` with the degraded-matching pipeline (SPEC §5): exact,
+ * Find old_text in `content` with the degraded-matching pipeline: exact,
  * newline_normalized, trimmed, line_trimmed, indentation_flexible, whitespace_normalized,
  * block_anchor; the first strategy with at least one match wins. If none matches and every
  * line of old_text carries a consecutive `N: ` prefix copied from `read`, the pipeline runs once

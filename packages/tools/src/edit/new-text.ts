@@ -6,7 +6,7 @@ import type { NewTextAdjustment } from './match-types.js';
  * When every non-blank line starts with `from` (old_text's common indent), that prefix is
  * replaced by `to` (the matched block's), so lines keep their depth relative to old_text — a
  * new_text that contains only the deeper lines of old_text still lands at the right depth.
- * Otherwise new_text's own common indent is replaced by `to` (SPEC §5's rule). Blank lines are
+ * Otherwise new_text's own common indent is replaced by `to` (so its relative indentation is kept). Blank lines are
  * left as they are.
  *
  * @example

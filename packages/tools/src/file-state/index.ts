@@ -1,6 +1,6 @@
 /**
- * Shared file state for the file tools: the per-run read ledger (F29/F30), content
- * fingerprints and the per-file lock (F31).
+ * Shared file state for the file tools: the per-run read ledger (read before change, unchanged
+ * since), content fingerprints and the per-file lock that serialises changes of one file.
  *
  * @example
  * import { ReadLedger, fingerprintOf, withFileLock } from './file-state/index.js';

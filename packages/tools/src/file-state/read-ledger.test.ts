@@ -6,14 +6,14 @@ const state = (content: string, mtimeMs = 1000) =>
   fingerprintOf(Buffer.from(content), { mtimeMs, size: Buffer.byteLength(content) });
 
 describe('read ledger', () => {
-  it('reports not_read for a file the run never read (F29)', () => {
+  it('reports not_read for a file the run never read', () => {
     const ledger = new ReadLedger();
     ledger.recordRead('run-1', '/w/a.ts', state('a'));
     expect(ledger.check('run-2', '/w/a.ts', state('a'))).toBe('not_read');
     expect(ledger.check('run-1', '/w/b.ts', state('a'))).toBe('not_read');
   });
 
-  it('reports ok for an unchanged file and modified when mtime, size or content differ (F30)', () => {
+  it('reports ok for an unchanged file and modified when mtime, size or content differ', () => {
     const ledger = new ReadLedger();
     ledger.recordRead('run-1', '/w/a.ts', state('abc'));
     expect(ledger.check('run-1', '/w/a.ts', state('abc'))).toBe('ok');

@@ -4,8 +4,8 @@ import { type FileFingerprint, sameFingerprint } from './fingerprint.js';
 /**
  * Result of {@link ReadLedger.check}:
  * - `ok`: the file was read in this run and is unchanged since;
- * - `not_read`: no read of this file was recorded in this run (F29: "read it first");
- * - `modified`: it was read, but mtime, size or content differ now (F30: "read it again").
+ * - `not_read`: no read of this file was recorded in this run ("read it first");
+ * - `modified`: it was read, but mtime, size or content differ now ("read it again").
  *
  * @example
  * const verdict: ReadLedgerVerdict = ledger.check(runId, abs, current);
@@ -25,12 +25,12 @@ export interface ReadLedgerOptions {
 
 /**
  * Which files each run has read, and in what state, so that `edit`/`write` can refuse to change
- * a file the model has not seen (F29) or that changed after it looked (F30). `read` records,
+ * a file the model has not seen or that changed after it looked. `read` records,
  * `edit`/`write` check and then record the state they wrote (so consecutive edits work).
  * Paths are the canonical absolute paths returned by `resolveInWorkdir`.
  *
  * Also hands out the per-file lock ({@link withFileLock}) that serialises concurrent changes of
- * one file (F31).
+ * one file.
  *
  * @example
  * const ledger = new ReadLedger();

@@ -137,7 +137,7 @@ describe('read refusals', () => {
     expect(out.content).toContain('path does not exist: file.txt/child');
   });
 
-  it.skipIf(!hasMkfifo)('refuses a FIFO as not a regular file without hanging (F20)', async () => {
+  it.skipIf(!hasMkfifo)('refuses a FIFO as not a regular file without hanging', async () => {
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
     const started = Date.now();
     const out = await Promise.race([
@@ -152,7 +152,7 @@ describe('read refusals', () => {
     expect(out.content).toContain('FIFO');
   });
 
-  it('refuses a file over 20 MB without reading it (sparse file, F22)', async () => {
+  it('refuses a file over 20 MB without reading it (sparse file)', async () => {
     const big = path.join(root, 'big.bin');
     const handle = await open(big, 'w');
     await handle.truncate(READ_LIMITS.maxFileBytes + 1);
@@ -180,7 +180,7 @@ describe('read refusals', () => {
     expect(out.content).toContain('binary file');
   });
 
-  it('F25: decodes a UTF-16 file with a BOM as text (BOM checked before the NUL sniff)', async () => {
+  it('decodes a UTF-16 file with a BOM as text (BOM checked before the NUL sniff)', async () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]);
     await writeFile(path.join(root, 'u16le.txt'), le);
     const out = await read({ path: 'u16le.txt' });
@@ -236,7 +236,7 @@ describe('read output', () => {
     expect(beyond.content).toContain('has 2 lines');
   });
 
-  it('answers an offset beyond EOF with a non-error naming the line count (F24)', async () => {
+  it('answers an offset beyond EOF with a non-error naming the line count', async () => {
     await writeFile(path.join(root, 'ten.txt'), lines(10));
     const out = await read({ path: 'ten.txt', offset: 200 });
     expect(out.isError).toBe(false);
@@ -251,7 +251,7 @@ describe('read output', () => {
     expect(out.content).toContain('0 lines');
   });
 
-  it('cuts a line longer than 2000 chars with a marker (F23)', async () => {
+  it('cuts a line longer than 2000 chars with a marker', async () => {
     await writeFile(path.join(root, 'min.js'), `${'x'.repeat(12345)}\nshort\n`);
     const out = await read({ path: 'min.js' });
     const [first, second] = out.content.split('\n');

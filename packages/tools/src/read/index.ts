@@ -41,7 +41,7 @@ const FOOTER_RESERVE_BYTES = 1024;
 export interface ReadToolOptions {
   /**
    * The workdir every path is confined to. Default: the workdir of each call (`ctx.workdir`).
-   * {@link workspaceTools} binds it, so a caller's context cannot move the tools elsewhere.
+   * `workspaceTools` binds it, so a caller's context cannot move the tools elsewhere.
    */
   workdir?: string;
   /** Passed to the path guard (reads are allowed there; kept for symmetry with write tools). */

@@ -7,7 +7,7 @@ import { createWriteTool } from './index.js';
 
 const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
 
-// F32 (kill -9 mid-write) cannot be staged in a unit test; what it relies on can: a write that
+// A kill -9 in the middle of a write cannot be staged in a unit test; what it relies on can: a write that
 // fails before the rename leaves the old content and no temp file. The failure is injected into
 // rename(2), the last step of core's writeFileAtomic, so the temp file has been fully written.
 const failRename = vi.hoisted(() => ({ on: false }));
@@ -49,7 +49,7 @@ function ctx(): ToolContext {
   };
 }
 
-describe('write: failure mid-write (F32)', () => {
+describe('write: failure mid-write', () => {
   it('leaves the old content and no temp file when an overwrite fails', async () => {
     const tool = createWriteTool();
     await writeFile(path.join(root, 'a.txt'), 'old content\n');

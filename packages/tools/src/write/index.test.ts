@@ -194,7 +194,7 @@ describe('write: refusals', () => {
     expect(await readdir(outside)).toEqual(['secret']);
   });
 
-  it('F6: refuses to write through a symlink to an outside file, which stays unchanged', async () => {
+  it('refuses to write through a symlink to an outside file, which stays unchanged', async () => {
     await symlink(path.join(outside, 'secret'), path.join(root, 'notes.txt'));
     const out = await write({ path: 'notes.txt', content: 'pwned' });
     expect(out).toMatchObject({ isError: true, metadata: { error_type: 'path_outside_root' } });
@@ -202,14 +202,14 @@ describe('write: refusals', () => {
     expect((await lstat(path.join(root, 'notes.txt'))).isSymbolicLink()).toBe(true);
   });
 
-  it('F7: refuses a dangling symlink to an outside path and creates nothing outside', async () => {
+  it('refuses a dangling symlink to an outside path and creates nothing outside', async () => {
     await symlink(path.join(outside, 'newfile'), path.join(root, 'new'));
     const out = await write({ path: 'new', content: 'pwned' });
     expect(out.metadata?.error_type).toBe('path_outside_root');
     expect(await exists(path.join(outside, 'newfile'))).toBe(false);
   });
 
-  it('F12: refuses .git in any spelling, even when it does not exist', async () => {
+  it('refuses .git in any spelling, even when it does not exist', async () => {
     await mkdir(path.join(root, '.git'));
     for (const target of [
       '.git/config',
@@ -225,7 +225,7 @@ describe('write: refusals', () => {
     expect(await exists(path.join(root, 'sub'))).toBe(false);
   });
 
-  it('F13: refuses the git dir named by a gitdir: file', async () => {
+  it('refuses the git dir named by a gitdir: file', async () => {
     const gitdir = path.join(root, 'gd');
     await mkdir(path.join(gitdir, 'hooks'), { recursive: true });
     await writeFile(path.join(root, '.git'), 'gitdir: gd\n');
@@ -234,7 +234,7 @@ describe('write: refusals', () => {
     expect(await readdir(path.join(gitdir, 'hooks'))).toEqual([]);
   });
 
-  it('F14: refuses the protected state dir even before it exists', async () => {
+  it('refuses the protected state dir even before it exists', async () => {
     const guarded = createWriteTool({ protectedPaths: ['.tiny-claw'] });
     const out = await write({ path: '.tiny-claw/approvals/a.json', content: '{}' }, guarded);
     expect(out.metadata?.error_type).toBe('protected_path');
@@ -293,7 +293,7 @@ describe('write: refusals', () => {
 });
 
 describe('write: read before write (read ledger)', () => {
-  it('F29: refuses to overwrite an existing file that was not read in this run', async () => {
+  it('refuses to overwrite an existing file that was not read in this run', async () => {
     const tool = createWriteTool({ readLedger: ledger });
     await writeFile(path.join(root, 'a.txt'), 'original\n');
     const out = await write({ path: 'a.txt', content: 'replaced\n' }, tool);
@@ -335,7 +335,7 @@ describe('write: read before write (read ledger)', () => {
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('x');
   });
 
-  it('F30: refuses when the file was modified since it was read', async () => {
+  it('refuses when the file was modified since it was read', async () => {
     const tool = createWriteTool({ readLedger: ledger });
     const abs = path.join(root, 'a.txt');
     await writeFile(abs, 'original\n');
@@ -357,7 +357,7 @@ describe('write: read before write (read ledger)', () => {
     expect(await readFile(path.join(root, 'new.txt'), 'utf8')).toBe('two\n');
   });
 
-  it('F31: concurrent writes to one file are serialised; every append lands, none is torn', async () => {
+  it('concurrent writes to one file are serialised; every append lands, none is torn', async () => {
     const tool = createWriteTool({ readLedger: ledger });
     await writeFile(path.join(root, 'log.txt'), '');
     await markRead('log.txt');
@@ -371,7 +371,7 @@ describe('write: read before write (read ledger)', () => {
     expect(await readdir(root)).toEqual(['log.txt']);
   });
 
-  it('F31: concurrent overwrites leave exactly one complete version', async () => {
+  it('concurrent overwrites leave exactly one complete version', async () => {
     const tool = createWriteTool({ readLedger: ledger });
     await writeFile(path.join(root, 'a.txt'), 'original');
     await markRead('a.txt');

@@ -1,62 +1,10 @@
 /*
- * Reliability rows of /work/shared/reference/reliability.md §1.3 (F1–F35) and §2.3 (E1–E11),
- * each mapped to the file holding its named test (paths relative to packages/tools/src).
- * "here" = this file. Every row applies on Linux; the notes say where a row is staged in part.
- *
- * | Row | Named test in                                                  | Note                                   |
- * |-----|----------------------------------------------------------------|----------------------------------------|
- * | F1  | path-guard.test.ts "refuses ../ escapes (F1)"                  |                                        |
- * | F2  | path-guard.test.ts "… absolute paths outside … (F2, F3)"       |                                        |
- * | F3  | path-guard.test.ts "… absolute paths outside … (F2, F3)"       |                                        |
- * | F4  | path-guard.test.ts "… sibling-prefix directory … (F4)"         |                                        |
- * | F5  | path-guard.test.ts "… symlink from inside to outside (F5, F10)"|                                        |
- * | F6  | write/index.test.ts "F6: …"                                    |                                        |
- * | F7  | write/index.test.ts "F7: …"; path-guard.test.ts "(F7)"         |                                        |
- * | F8  | path-guard.test.ts "… symlink chain that ends outside (F8)"    |                                        |
- * | F9  | path-guard.test.ts "… symlink loop … (F9)"                     |                                        |
- * | F10 | path-guard.test.ts "(F5, F10)"                                 |                                        |
- * | F11 | path-guard.test.ts "… inside to inside (F11)"                  | positive control                       |
- * | F12 | write/index.test.ts "F12: …"; path-guard.test.ts "(F12)"       |                                        |
- * | F13 | write/index.test.ts "F13: …"; path-guard.test.ts "(F13)"       |                                        |
- * | F14 | write/index.test.ts "F14: …"; path-guard.test.ts "(F14)"       |                                        |
- * | F15 | here "F15: …"; path-guard.test.ts "rejects NUL (F15)"          | guard alone there, tools here          |
- * | F16 | here "F16: …"; path-guard.test.ts "rejects newline (F16)"      | guard alone there, tools here          |
- * | F17 | path-guard.test.ts "… URL-ish and percent-encoded … (F17)"     | treated literally                      |
- * | F18 | here "F18: …"                                                  |                                        |
- * | F19 | here "F19: …"                                                  |                                        |
- * | F20 | read/index.test.ts "… FIFO … (F20)"                            | skipIf the mkfifo binary is missing    |
- * | F21 | here "F21: …" (two tests)                                      | device node test needs CAP_MKNOD       |
- * | F22 | read/index.test.ts "… over 20 MB … (sparse file, F22)"         |                                        |
- * | F23 | read/index.test.ts "… longer than 2000 chars … (F23)"          |                                        |
- * | F24 | read/index.test.ts "… offset beyond EOF … (F24)"               |                                        |
- * | F25 | read/index.test.ts "F25: …"                                    |                                        |
- * | F26 | edit/index.test.ts "… CRLF … (F26)", "… BOM … (F26)"           |                                        |
- * | F27 | edit/index.test.ts, edit/apply-edit.test.ts "(F27)"            |                                        |
- * | F28 | edit/index.test.ts describe "edit refuses without writing (F28)"|                                       |
- * | F29 | write/index.test.ts "F29: …"; edit/index.test.ts "(F29)";      |                                        |
- * |     | file-state/read-ledger.test.ts "(F29)"                         |                                        |
- * | F30 | write/index.test.ts "F30: …"; edit/index.test.ts "(F30: …)";   |                                        |
- * |     | file-state/read-ledger.test.ts "(F30)"                         |                                        |
- * | F31 | write/index.test.ts "F31: …" ×2; edit/index.test.ts "(F31)"    |                                        |
- * | F32 | write/atomic-failure.test.ts describe "… (F32)"                | kill -9 itself is not staged in a unit |
- * |     |                                                                | test; a failed rename stands in for it |
- * | F33 | here "F33: …"                                                  | skipped with a reason if link(2) is    |
- * |     |                                                                | refused (protected_hardlinks, EXDEV)   |
- * | F34 | here "F34: …"                                                  | also unnamed cases in read/write/edit  |
- * | F35 | here "F35: …"                                                  | concurrent swapper in a child process; |
- * |     |                                                                | write and edit; see the note on it     |
- * | E1  | bash/index.test.ts "E1: …"                                     |                                        |
- * | E2  | bash/index.test.ts "E2: …"                                     |                                        |
- * | E3  | bash/index.test.ts "E3: …"                                     |                                        |
- * | E4  | bash/index.test.ts "E4: …"                                     |                                        |
- * | E5  | bash/index.test.ts "E5: …"                                     |                                        |
- * | E6  | bash/index.test.ts "E6: …"                                     |                                        |
- * | E7  | bash/index.test.ts "E7: …"                                     |                                        |
- * | E8  | bash/index.test.ts "E8: …"                                     | it.runIf(canBoundForks): as root needs |
- * |     |                                                                | setpriv + id so ulimit -u bounds forks |
- * | E9  | bash/index.test.ts "E9: …"                                     |                                        |
- * | E10 | bash/index.test.ts "E10: …"                                    |                                        |
- * | E11 | bash/index.test.ts "E11: …"                                    |                                        |
+ * Adversarial paths and files against read, write and edit together: control characters and
+ * over-long names, Unicode look-alikes, /proc and /dev magic links, device nodes, hard links to
+ * outside files, a directory given as a file, and a concurrent process swapping a directory for a
+ * symlink mid-call. Each test is named after the rule it proves; the single-tool cases (escapes,
+ * symlinks, .git, protected paths, FIFOs, size limits, read-before-write, locking, atomicity,
+ * bash robustness) live beside each tool.
  *
  * Safety: this suite may run as root. No write or edit is ever pointed at a real system file
  * (/etc, /dev); those are only read, or checked with resolveInWorkdir. Escapes that a write
@@ -158,7 +106,7 @@ async function within<T>(ms: number, promise: Promise<T>, what: string): Promise
 }
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(path.join(tmpdir(), 'tc-rows-')));
+  base = await realpath(await mkdtemp(path.join(tmpdir(), 'tc-adversarial-')));
   root = path.join(base, 'w');
   outside = path.join(base, 's');
   await mkdir(root);
@@ -170,8 +118,8 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () => {
-  it('F15: a NUL in the path is a validation error from every tool, never a crash or ERR_INVALID_ARG_VALUE', async () => {
+describe('read, write and edit refuse adversarial paths alike', () => {
+  it('a NUL in the path is a validation error from every tool, never a crash or ERR_INVALID_ARG_VALUE', async () => {
     const inputs = ['a\u0000.txt', `${root}/a\u0000/../../s/secret`, '\u0000'];
     for (const input of inputs) {
       const label = JSON.stringify(input);
@@ -194,7 +142,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     await expectOutsideUntouched();
   });
 
-  it('F16: refuses a newline, a tab, a 256-byte component and a 5000-char path before any fs call', async () => {
+  it('refuses a newline, a tab, a 256-byte component and a 5000-char path before any fs call', async () => {
     const longAbsolute = `${root}/${'c/'.repeat(2500)}`.slice(0, 4999);
     const cases: Array<[string, string, RegExp]> = [
       // write names the trailing `/` first (its own check runs before the guard): still refused.
@@ -231,7 +179,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     await expectOutsideUntouched();
   });
 
-  it('F18: Unicode look-alikes, NBSP, combining marks and NFC/NFD names are taken literally and never escape', async () => {
+  it('Unicode look-alikes, NBSP, combining marks and NFC/NFD names are taken literally and never escape', async () => {
     // Spellings that look like (or normalise to) `..`, `/` or `etc`, aimed at the outside dir.
     const lookAlikes = [
       '\uff0e\uff0e/s/secret', // FULLWIDTH FULL STOP ×2
@@ -283,7 +231,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     expect(await readdir(base)).toEqual(['s', 'w'].sort());
   });
 
-  it('F19: refuses /proc/self/root, /proc/self/cwd/.. and /dev/stdin, directly and through symlinks', async () => {
+  it('refuses /proc/self/root, /proc/self/cwd/.. and /dev/stdin, directly and through symlinks', async () => {
     const readOnly = ['/proc/self/root/etc/passwd', '/proc/self/cwd/../s/secret', '/dev/stdin'];
     for (const input of readOnly) {
       for (const access of ['read', 'write'] as const) {
@@ -328,7 +276,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     expect(await tree(root)).toEqual(['cwd', 'stdin', 'sysroot']);
   });
 
-  it('F21: refuses /dev/zero and /dev/urandom, directly and through an in-workdir symlink, without reading them', async () => {
+  it('refuses /dev/zero and /dev/urandom, directly and through an in-workdir symlink, without reading them', async () => {
     for (const device of ['/dev/zero', '/dev/urandom']) {
       for (const access of ['read', 'write'] as const) {
         expect(await resolveInWorkdir(root, device, { access }), device).toMatchObject({
@@ -354,7 +302,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     }
   });
 
-  it('F21: a character device node inside the workdir is "not a regular file" for read, write and edit', async (context) => {
+  it('a character device node inside the workdir is "not a regular file" for read, write and edit', async (context) => {
     const node = path.join(root, 'zero');
     const made = await new Promise<string | undefined>((resolve) => {
       // Same device numbers as /dev/zero (1,5). Needs CAP_MKNOD (root, outside a user namespace).
@@ -366,7 +314,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
       child.on('error', (error) => resolve(`mknod unavailable: ${error.message}`));
       child.on('close', (code) => resolve(code === 0 ? undefined : `mknod failed: ${stderr}`));
     });
-    if (made !== undefined) context.skip(`F21 device-node case skipped: ${made.trim()}`);
+    if (made !== undefined) context.skip(`device-node case skipped: ${made.trim()}`);
     expect((await lstat(node)).isCharacterDevice()).toBe(true);
 
     const outputs = {
@@ -383,7 +331,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     expect((await lstat(node)).isCharacterDevice()).toBe(true);
   });
 
-  it('F33: a hard link to an outside file: reads see it (residual), write and edit replace the link and leave the outside file unchanged', async (context) => {
+  it('a hard link to an outside file: reads see it (residual), write and edit replace the link and leave the outside file unchanged', async (context) => {
     const secret = path.join(outside, 'secret');
     const hard = path.join(root, 'h');
     const linked = await link(secret, hard).then(
@@ -392,7 +340,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     );
     if (linked === 'EPERM' || linked === 'EXDEV') {
       context.skip(
-        `F33 skipped: link(2) refused with ${linked} (fs.protected_hardlinks or another filesystem)`,
+        `hard-link case skipped: link(2) refused with ${linked} (fs.protected_hardlinks or another filesystem)`,
       );
     }
     expect(linked).toBeUndefined();
@@ -424,7 +372,7 @@ describe('file-tool reliability rows not covered by name elsewhere (§1.3)', () 
     await expectOutsideUntouched();
   });
 
-  it('F34: a directory given as a file path is a clear is_directory error for read, write and edit', async () => {
+  it('a directory given as a file path is a clear is_directory error for read, write and edit', async () => {
     await mkdir(path.join(root, 'src', 'lib'), { recursive: true });
     await writeFile(path.join(root, 'src', 'lib', 'a.ts'), 'export {};\n');
     await symlink('src', path.join(root, 'src-link'));
@@ -492,8 +440,8 @@ restore();
 process.stdout.write('swaps=' + swaps + ' stray=' + stray + '\\n');
 `;
 
-describe('check-to-use race (§1.3 F35)', () => {
-  it('F35: while a concurrent process swaps a workdir dir for a symlink to an outside dir, no write or edit lands outside', async () => {
+describe('check-to-use race', () => {
+  it('while a concurrent process swaps a workdir dir for a symlink to an outside dir, no write or edit lands outside', async () => {
     const iterations = 300;
     const dir = path.join(root, 'dir');
     await mkdir(dir);
