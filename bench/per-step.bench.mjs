@@ -1,5 +1,6 @@
 // Per-step harness overhead: a scripted model that answers instantly with one small `read` per
-// step, 500 steps, through the real MainLoop, registry, executor, read tool and file memory.
+// step, 500 steps, through a real agent (createAgent: the loop, executor, event bus, read tool,
+// file store with memory and usage lines).
 // Goals: median ≤ 8 ms, p95 ≤ 25 ms, slope < 0.05 ms/step; max RSS ≤ 100 MB at 20 steps.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,21 +32,18 @@ const provider = {
     };
   },
 };
-const registry = new core.ToolRegistry().register(tools.createReadTool());
-const loop = new core.MainLoop({
+const agent = core.createAgent({
   provider,
-  tools: registry,
-  memory: new core.SessionMemoryStore(join(dir, '.state')),
-});
-const session = await new core.SessionManager({
-  stateDir: join(dir, '.state'),
+  tools: tools.workspaceTools({ workdir: dir, enabled: ['read'] }),
   workdir: dir,
-}).resolveCli('bench');
+  store: core.createFileStore(join(dir, '.state')),
+  maxSteps: steps + 1,
+});
 let rssAt20 = 0;
 const sampler = setInterval(() => {
   if (provider.calls <= 20) rssAt20 = Math.max(rssAt20, process.memoryUsage().rss);
 }, 1);
-const result = await loop.run({ prompt: 'go', session, maxSteps: steps + 1 });
+const result = await agent.run('go', { session: 'bench' });
 clearInterval(sampler);
 rmSync(dir, { recursive: true, force: true });
 if (result.stopReason !== 'final') throw new Error(`unexpected stop ${result.stopReason}`);

@@ -1,5 +1,5 @@
 // Tracing overhead: the same 200-step scripted run (an instant model, one small `read` per step,
-// the usage decorator, file memory) with TINY_CLAW_TRACE_MODE=metadata vs off, in one process on
+// the file store's usage lines and memory) with TINY_CLAW_TRACE_MODE=metadata vs off, in one process on
 // the built packages. The traced run includes writing its trace file (atomic, fsync'd); a third
 // variant with a no-op recorder splits the tracer's CPU from that write. Runs alternate so drift in
 // the machine hits every variant alike. Also: redacting 1 MB of text (goal: < 50 ms).
@@ -45,16 +45,15 @@ function instantProvider() {
   };
 }
 
-const session = await new core.SessionManager({ stateDir, workdir: dir }).resolveCli('bench');
 const plainRead = core.defineTool({
   name: 'read',
   description: 'read a file',
   parallelSafe: true,
-  schema: z.object({ path: z.string() }),
-  run: async ({ path }) => ({ content: await readFile(join(dir, path), 'utf8'), isError: false }),
+  parameters: z.object({ path: z.string() }),
+  run: async ({ path }) => readFile(join(dir, path), 'utf8'),
 });
-const registry = new core.ToolRegistry().register(tools ? tools.createReadTool() : plainRead);
-const memory = new core.SessionMemoryStore(stateDir);
+const readTools = tools ? tools.workspaceTools({ workdir: dir, enabled: ['read'] }) : [plainRead];
+const store = core.createFileStore(stateDir);
 
 const variants = {
   off: () => tracing.createTracer({ stateDir, mode: 'off' }),
@@ -66,13 +65,16 @@ const variants = {
 
 async function timedRun(variant) {
   const tracer = variants[variant]();
-  const provider = new core.UsageTrackingProvider(instantProvider(), {
-    recorder: { record() {} },
+  const agent = core.createAgent({
+    provider: instantProvider(),
+    tools: readTools,
+    workdir: dir,
+    store,
     tracer,
+    maxSteps: steps + 1,
   });
-  const loop = new core.MainLoop({ provider, tools: registry, memory, tracer });
   const started = performance.now();
-  const result = await loop.run({ prompt: 'go', session, maxSteps: steps + 1 });
+  const result = await agent.run('go', { session: 'bench' });
   const elapsed = performance.now() - started;
   if (result.stopReason !== 'final') throw new Error(`unexpected stop ${result.stopReason}`);
   if (variant === 'metadata' && !result.tracePath) throw new Error('no trace was written');

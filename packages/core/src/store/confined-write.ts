@@ -83,7 +83,7 @@ const NOTHING_OUTSIDE = 'nothing was written outside the workdir';
 /**
  * Atomically replace (or create) the file `relativePath` below `root` such that nothing is ever
  * created outside `root`, even when another process swaps a directory on the way for a symlink
- * between the caller's checks and the write (check-to-use race, reliability F35). A reader sees
+ * between the caller's checks and the write (a check-to-use race). A reader sees
  * the old content or the new one, never a mix; on failure the temp file is removed.
  *
  * On Linux every directory from `root` down to the parent is opened one component at a time with

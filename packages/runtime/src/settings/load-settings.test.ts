@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type LoadSettingsOptions, loadSettings } from './load-settings.js';
 
-const base = { cwd: '/work/repo', homeDir: '/home/me' } as const;
+const base = { cwd: '/home/me/repo', homeDir: '/home/me' } as const;
 
 function load(
   env: LoadSettingsOptions['env'],
@@ -18,7 +18,7 @@ describe('loadSettings defaults', () => {
       model: undefined,
       maxTokens: 4096,
       stateDir: '/home/me/.tiny-claw',
-      workdir: '/work/repo',
+      workdir: '/home/me/repo',
       enabledTools: ['read'],
       toolAllowlist: [],
       toolDenylist: [],
@@ -174,15 +174,15 @@ describe('loadSettings values', () => {
   it('expands ~ and resolves state and work directories against cwd', () => {
     expect(load({ TINY_CLAW_STATE_DIR: '~' }).stateDir).toBe('/home/me');
     expect(load({ TINY_CLAW_STATE_DIR: '~/state' }).stateDir).toBe('/home/me/state');
-    expect(load({ TINY_CLAW_STATE_DIR: 'state' }).stateDir).toBe('/work/repo/state');
-    expect(load({ TINY_CLAW_WORKDIR: '../other/' }).workdir).toBe('/work/other');
+    expect(load({ TINY_CLAW_STATE_DIR: 'state' }).stateDir).toBe('/home/me/repo/state');
+    expect(load({ TINY_CLAW_WORKDIR: '../other/' }).workdir).toBe('/home/me/other');
     expect(load({ TINY_CLAW_WORKDIR: '~/code' }).workdir).toBe('/home/me/code');
     expect(load({ TINY_CLAW_WORKDIR: '/abs/./dir' }).workdir).toBe('/abs/dir');
   });
 
   it('resolves TINY_CLAW_SCRIPT to an absolute path', () => {
     const settings = load({ TINY_CLAW_PROVIDER: 'scripted', TINY_CLAW_SCRIPT: 'demo.json' });
-    expect(settings.scriptPath).toBe('/work/repo/demo.json');
+    expect(settings.scriptPath).toBe('/home/me/repo/demo.json');
   });
 
   it('reads Feishu settings, aliases and approvers', () => {
