@@ -154,11 +154,11 @@ describe('the published packages, installed with plain npm', () => {
     expect(own.indexOf('tool.end')).toBeGreaterThan(toolStart);
 
     const bodies = server.requests.map((request) => request.body as Record<string, unknown>);
-    const offered = (bodies[0]?.tools as Array<{ function: { name: string } }>).map(
+    const offered = ((bodies[0]?.tools ?? []) as Array<{ function: { name: string } }>).map(
       (t) => t.function.name,
     );
     expect(offered.sort()).toEqual(['add', 'edit', 'read']);
-    const answer = (bodies[1]?.messages as Array<{ role: string; content: string }>).find(
+    const answer = ((bodies[1]?.messages ?? []) as Array<{ role: string; content: string }>).find(
       (message) => message.role === 'tool',
     );
     expect(answer?.content).toBe('5');
