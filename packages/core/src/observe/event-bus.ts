@@ -23,11 +23,6 @@ export class EventBus {
     this.#logger = logger;
   }
 
-  /** A bus with this bus's listeners plus `more` (the pending work stays with each bus). */
-  with(...more: readonly (RunEventListener | undefined)[]): EventBus {
-    return new EventBus([...this.#listeners, ...more], this.#logger);
-  }
-
   emit(event: RunEvent): void {
     for (const listener of this.#listeners) {
       let returned: void | Promise<void>;

@@ -36,7 +36,8 @@ export function usageLines(recorder: UsageRecorder): RunEventListener {
       caller: run?.caller ?? null,
     };
   };
-  return async (event) => {
+  // Only the two model outcomes return a promise (the write): every other event stays synchronous.
+  return (event) => {
     switch (event.type) {
       case 'run.start':
         runs.set(event.runId, {
@@ -67,12 +68,11 @@ export function usageLines(recorder: UsageRecorder): RunEventListener {
           textChars: event.message.content.length,
           errorType: null,
         };
-        await recorder.record(line);
-        return;
+        return recorder.record(line);
       }
       case 'model.error': {
         const key = callKey(event.runId, event.step, event.attempt);
-        await recorder.record({
+        return recorder.record({
           ...scopeFields(event.runId, event.step, key),
           provider: event.provider,
           model: null,
@@ -83,7 +83,6 @@ export function usageLines(recorder: UsageRecorder): RunEventListener {
           textChars: null,
           errorType: event.errorType,
         });
-        return;
       }
       case 'run.finish':
         runs.delete(event.runId);
