@@ -6,7 +6,9 @@
  *   tsx scripts/api-report.ts update   rewrite the reports (`pnpm api:update`)
  *   tsx scripts/api-report.ts check    fail if a report is stale (`pnpm api:check`, part of `pnpm test`)
  *
- * Both read `dist/`, so the packages must be built first (`pnpm build`).
+ * Both read `dist/`. `pnpm api:update` rebuilds all declarations from scratch first (`tsc -b
+ * --force`), because an incremental build can order the members of an inferred union type
+ * differently; a fresh build (as in CI) gives the same text every time.
  */
 import { mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +18,9 @@ import { discoverEntries, reportPathOf } from './api-report-entries.ts';
 import { type ExtractedReport, extractReports } from './api-report-extract.ts';
 
 const USAGE = 'Usage: tsx scripts/api-report.ts check|update';
-const UPDATE_COMMAND = 'pnpm build && pnpm api:update';
+// api:update first rebuilds every declaration from scratch: an incremental build may order the
+// members of an inferred union differently, and a report must not depend on build history.
+const UPDATE_COMMAND = 'pnpm api:update';
 
 const KIND_NOTE: Record<ReportChange['kind'], string> = {
   changed: 'the public surface changed',
