@@ -78,11 +78,8 @@ beforeAll(async () => {
       'typescript@5.9.3',
       '@types/node@^20.19.0',
     ],
-    { cwd: project, stdio: 'pipe', env: { ...process.env, HOME: home } },
+    { cwd: project, stdio: 'pipe' },
   );
-  // npm's own cache is not the program's doing: start from an empty home for the run.
-  await rm(home, { recursive: true, force: true });
-  await mkdir(home);
   server = await startFakeLlmServer();
 });
 

@@ -183,4 +183,16 @@ describe('workspaceTools refuses a bad configuration with a ConfigurationError',
   it('an option it does not know, so a typo is not silently ignored', () => {
     expect(configurationError({ workdir: root, enable: ['read'] }).message).toMatch(/enable/);
   });
+
+  it('a sandbox this version cannot provide, instead of silently running bash unconfined', () => {
+    expect(configurationError({ workdir: root, sandbox: 'bwrap' }).message).toMatch(
+      /only "off" is available in this version/,
+    );
+    expect(workspaceTools({ workdir: root, sandbox: 'off' }).map((tool) => tool.name)).toEqual([
+      'read',
+      'write',
+      'edit',
+      'bash',
+    ]);
+  });
 });

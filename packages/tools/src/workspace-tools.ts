@@ -41,6 +41,12 @@ export interface WorkspaceToolsOptions {
    * protected.
    */
   protectedPaths?: readonly string[];
+  /**
+   * How `bash` is isolated. Only `'off'` exists in this version: commands run as the current user
+   * in their own process group with a scrubbed environment, but are not confined to the workdir.
+   * Asking for anything else is an error rather than a silent downgrade.
+   */
+  sandbox?: 'off';
 }
 
 const USAGE =
@@ -54,6 +60,12 @@ const optionsSchema = z.strictObject({
     .refine((value) => value.trim() !== '', { error: 'workdir is empty' }),
   enabled: z.array(z.string()).optional(),
   protectedPaths: z.array(z.string()).optional(),
+  sandbox: z
+    .literal('off', {
+      error:
+        'sandbox: only "off" is available in this version (bash is not confined to the workdir)',
+    })
+    .optional(),
 });
 
 function configurationError(message: string): ConfigurationError {
