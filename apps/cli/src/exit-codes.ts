@@ -49,6 +49,7 @@ export function exitCodeForError(code: ErrorCode): number {
       return ExitCode.interrupted;
     case 'runtime':
     case 'state':
+    case 'approval':
       return ExitCode.runtime;
   }
 }

@@ -1,7 +1,14 @@
 const marker = Symbol.for('tiny-claw.error');
 
 /** Machine-readable category of a {@link TinyClawError}. */
-export type ErrorCode = 'runtime' | 'configuration' | 'provider' | 'tool' | 'cancelled' | 'state';
+export type ErrorCode =
+  | 'runtime'
+  | 'configuration'
+  | 'provider'
+  | 'tool'
+  | 'cancelled'
+  | 'state'
+  | 'approval';
 
 /**
  * Base class of every error tiny-claw throws on purpose. `code` says what kind of problem it is;

@@ -19,6 +19,14 @@ export { Agent, type AgentRunOptions } from './agent/agent.js';
 export { type AgentOptions, createAgent } from './agent/create-agent.js';
 export type { ToolPolicy } from './agent/tool-policy.js';
 export {
+  type ApprovalDecision,
+  ApprovalError,
+  type ApprovalGate,
+  type ApprovalRefusal,
+  approvalRefusals,
+  type ClaimedApproval,
+} from './approval/approval-gate.js';
+export {
   CancelledError,
   ConfigurationError,
   type ErrorCode,
@@ -61,6 +69,7 @@ export {
 } from './observe/price-table.js';
 export {
   type ApprovalRequiredEvent,
+  type ApprovalResumedEvent,
   type ModelErrorEvent,
   type ModelResponseEvent,
   type ModelStartEvent,
@@ -109,6 +118,7 @@ export {
   failureKinds,
   type Tool,
   ToolArgumentsError,
+  type ToolCarry,
   type ToolContext,
   type ToolExecutionContext,
   type ToolExecutionResult,

@@ -109,6 +109,23 @@ export interface ToolContext {
 }
 
 /**
+ * Per-run state a tool keeps that must survive a pause for approval: when the run stops, core
+ * saves it in the run state; when the run is resumed (maybe in another process) core restores it
+ * under the resumed run's id. Tools that share one state (a read ledger shared by several file
+ * tools) give the same `key`, and it is saved and restored once.
+ *
+ * @example
+ * const carry: ToolCarry = { key: 'my-cache', save: (runId) => cache.get(runId), restore: (runId, data) => cache.set(runId, data) };
+ */
+export interface ToolCarry {
+  readonly key: string;
+  /** The state of run `runId` as plain JSON, or undefined when there is none. */
+  save(runId: string): unknown;
+  /** Take over state saved by {@link save} for run `runId`; ignore what does not fit. */
+  restore(runId: string, data: unknown): void;
+}
+
+/**
  * A capability the model can call. Build one with {@link defineTool}.
  *
  * @example
@@ -125,6 +142,8 @@ export interface Tool<A = unknown> {
   /** Validate raw arguments; throws {@link ToolArgumentsError} with a message the model can act on. */
   parse(args: JsonObject): A;
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
+  /** Per-run state to keep across a pause for approval. */
+  readonly carry?: ToolCarry;
 }
 
 /**

@@ -69,6 +69,8 @@ export interface RunState {
   model: string | null;
   plan?: PlanProgress;
   pending?: PendingBatch;
+  /** Tools' per-run state saved when the run paused, by carry key (see `ToolCarry`). */
+  carry?: Record<string, unknown>;
 }
 
 /**
@@ -108,6 +110,7 @@ export const runStateSchema = z.object({
       observations: z.array(messageSchema),
     })
     .optional(),
+  carry: z.record(z.string(), z.unknown()).optional(),
 }) satisfies z.ZodType<RunState>;
 
 /**

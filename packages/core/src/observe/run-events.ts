@@ -145,6 +145,23 @@ export interface ApprovalRequiredEvent {
   summary: string;
 }
 
+/**
+ * A resumed run starts from a person's decision on the call that paused it (the first event after
+ * `run.start` of a run whose caller is `approval_resume`).
+ */
+export interface ApprovalResumedEvent {
+  type: 'approval.resumed';
+  runId: string;
+  approvalId: string;
+  checkpointId: string;
+  decision: 'approve' | 'reject';
+  actor: string;
+  reason?: string;
+  /** Milliseconds between the request and the decision. */
+  waitMs: number;
+  call: ToolCall;
+}
+
 /** The run ended; always the last event of a run. */
 export interface RunFinishEvent {
   type: 'run.finish';
@@ -178,6 +195,7 @@ export type RunEvent =
   | ToolStartEvent
   | ToolEndEvent
   | ApprovalRequiredEvent
+  | ApprovalResumedEvent
   | RunFinishEvent;
 
 /**
