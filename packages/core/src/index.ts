@@ -15,7 +15,7 @@
  * @module
  */
 
-export { Agent, type AgentRunOptions } from './agent/agent.js';
+export { Agent, type AgentResumeOptions, type AgentRunOptions } from './agent/agent.js';
 export { type AgentOptions, createAgent } from './agent/create-agent.js';
 export type { ToolPolicy } from './agent/tool-policy.js';
 export {

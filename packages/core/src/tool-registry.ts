@@ -4,6 +4,7 @@ import {
   type FailureKind,
   type Tool,
   ToolArgumentsError,
+  type ToolCarry,
   type ToolExecutionContext,
   type ToolExecutionResult,
   type ToolMiddleware,
@@ -51,6 +52,44 @@ export class ToolRegistry {
     return this.names()
       .filter((name) => !allowed || allowed.has(name))
       .map((name) => toolDefinition(this.#tools.get(name) as Tool));
+  }
+
+  /**
+   * The tools' per-run state of run `runId`, by carry key, to keep across a pause (tools that
+   * share a key are asked once). A tool whose `save` throws is left out: its state is then simply
+   * not carried.
+   */
+  saveCarry(runId: string): Record<string, unknown> {
+    const saved: Record<string, unknown> = {};
+    for (const carry of this.#carries()) {
+      try {
+        const data = carry.save(runId);
+        if (data !== undefined) saved[carry.key] = data;
+      } catch {
+        // Best effort: a resumed call without it is refused by the tool, never run unchecked.
+      }
+    }
+    return saved;
+  }
+
+  /** Hand state saved by {@link saveCarry} back to the tools, under run `runId`. */
+  restoreCarry(runId: string, saved: Readonly<Record<string, unknown>>): void {
+    for (const carry of this.#carries()) {
+      if (!Object.hasOwn(saved, carry.key)) continue;
+      try {
+        carry.restore(runId, saved[carry.key]);
+      } catch {
+        // Malformed saved state is ignored; the tool then acts as if nothing was carried.
+      }
+    }
+  }
+
+  #carries(): ToolCarry[] {
+    const byKey = new Map<string, ToolCarry>();
+    for (const tool of this.#tools.values()) {
+      if (tool.carry && !byKey.has(tool.carry.key)) byKey.set(tool.carry.key, tool.carry);
+    }
+    return [...byKey.values()];
   }
 
   /** Run one call through the middleware chain and the tool. Never throws for model mistakes. */

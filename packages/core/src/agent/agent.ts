@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
+import type { ApprovalDecision } from '../approval/approval-gate.js';
 import { ConfigurationError } from '../errors.js';
+import { resumeRun } from '../loop/resume-run.js';
 import { type RunMode, type RunResult, runModes } from '../loop/run-types.js';
 import type { RunSetup } from '../loop/start-run.js';
 import { startRun } from '../loop/start-run.js';
@@ -28,6 +30,21 @@ export interface AgentRunOptions {
   /** Cancels the run: tool processes are stopped and the run ends with `cancelled`. */
   signal?: AbortSignal;
   /** Receives every event of this run as it happens. */
+  onEvent?: RunEventListener;
+  /** Who asked for the run (`cli:<user>`, a chat user's id); recorded with approval requests. */
+  requestedBy?: string;
+}
+
+/**
+ * A decision on a paused call, and how to run what follows it.
+ *
+ * @example
+ * await agent.resume(result.approvalId!, { decision: 'reject', actor: 'cli:alice', reason: 'not today' });
+ */
+export interface AgentResumeOptions extends ApprovalDecision {
+  /** The session the decision is made from (default: the agent's default session). */
+  session?: string | SessionRef;
+  signal?: AbortSignal;
   onEvent?: RunEventListener;
 }
 
@@ -104,6 +121,49 @@ export class Agent {
       signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
       listeners: options.onEvent ? [options.onEvent] : [],
       caller: 'main_loop',
+      ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
+    });
+  }
+
+  /**
+   * Decide on a call that paused the run with `approval_required` and continue that run: the
+   * decision is checked (id, session, actor, still pending, not expired, nothing changed since)
+   * and claimed so it takes effect at most once, the approved call runs (or the model is told it
+   * was rejected, by whom and why), the rest of that turn runs, and the loop goes on. Resolves to
+   * the resumed run's result, which may pause again.
+   *
+   * @throws ConfigurationError when the agent has no approval gate or the options are invalid.
+   * @throws ApprovalError when the decision is refused (unknown, another session's, already handled, expired, changed); nothing runs then.
+   *
+   * @example
+   * const result = await agent.run('update the .env');
+   * if (result.stopReason === 'approval_required') {
+   *   const resumed = await agent.resume(result.approvalId!, { decision: 'approve', actor: 'cli:me' });
+   * }
+   */
+  async resume(approvalId: string, options: AgentResumeOptions): Promise<RunResult> {
+    const { setup } = this.#parts;
+    const gate = setup.approvals;
+    if (!gate) throw new ConfigurationError(agentText.noGate);
+    if (options?.decision !== 'approve' && options?.decision !== 'reject') {
+      throw new ConfigurationError(agentText.badDecision(options?.decision));
+    }
+    if (typeof options.actor !== 'string' || options.actor.trim() === '') {
+      throw new ConfigurationError(agentText.badActor);
+    }
+    const session = await this.session(options.session);
+    const claimed = await gate.claim(approvalId, {
+      decision: options.decision,
+      actor: options.actor,
+      session,
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+      ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
+    });
+    const signals = [this.#parts.signal, options.signal].filter((s) => s !== undefined);
+    return resumeRun(setup, claimed, {
+      signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
+      listeners: options.onEvent ? [options.onEvent] : [],
+      requestedBy: options.actor,
     });
   }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { ApprovalGate } from '../approval/approval-gate.js';
 import { type CompactionOptions, DEFAULT_COMPACTION } from '../context/compactor.js';
 import { ContextBuilder } from '../context/context-builder.js';
 import { ConfigurationError } from '../errors.js';
@@ -30,8 +31,13 @@ export interface AgentOptions {
   provider: LLMProvider;
   /** The tools the model may call (default none). Names must be unique. */
   tools?: readonly Tool[];
-  /** Run around every tool call, first one outermost, after the policy check. */
+  /** Run around every tool call, first one outermost, after the policy check and approvals. */
   middleware?: readonly ToolMiddleware[];
+  /**
+   * Pauses risky calls for a person's decision (`createApprovalGate` from `@tiny-claw/approval`);
+   * a paused run stops with `approval_required` and continues with `agent.resume`.
+   */
+  approvals?: ApprovalGate;
   /** Which tools may be shown and run; applied once, so both always agree. */
   policy?: ToolPolicy;
   /** Extra system text, placed right after the built-in system prompt. */
@@ -87,6 +93,13 @@ export function createAgent(options: AgentOptions): Agent {
   }
   const policy = checkPolicy(options.policy ?? {});
   const registry = new ToolRegistry().use(policyMiddleware(policy));
+  const approvals = options.approvals;
+  if (approvals !== undefined) {
+    if (typeof approvals?.middleware !== 'function' || typeof approvals.claim !== 'function') {
+      throw new ConfigurationError(agentText.notAGate);
+    }
+    registry.use(approvals.middleware);
+  }
   (options.middleware ?? []).forEach((middleware, index) => {
     if (typeof middleware !== 'function')
       throw new ConfigurationError(agentText.notAMiddleware(index));
@@ -119,6 +132,7 @@ export function createAgent(options: AgentOptions): Agent {
       tools: registry.names(),
       store: options.store ?? createMemoryStore(),
       tracer: options.tracer,
+      approvals,
       logger,
       context: new ContextBuilder(),
       instructions: options.instructions,

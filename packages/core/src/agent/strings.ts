@@ -21,6 +21,13 @@ export const agentText = {
   badWorkdir: (value: unknown): string =>
     `workdir must be a directory path, got ${JSON.stringify(value) ?? String(value)}.`,
   badPrompt: 'the prompt must be a string.',
+  notAGate:
+    'approvals must be an approval gate (createApprovalGate from @tiny-claw/approval): an object with middleware, saveCheckpoint, claim and complete.',
+  noGate:
+    'this agent cannot resume approvals: create it with an approval gate, e.g. createAgent({ approvals: createApprovalGate({ … }) }).',
+  badDecision: (value: unknown): string =>
+    `decision must be 'approve' or 'reject', got ${JSON.stringify(value) ?? String(value)}.`,
+  badActor: 'actor must name who decided, e.g. "cli:alice".',
   badSession: (value: unknown): string =>
     `session must be a session name or a resolved session, got ${JSON.stringify(value) ?? String(value)}.`,
 };

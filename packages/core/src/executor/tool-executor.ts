@@ -38,8 +38,13 @@ export interface ExecuteBatchOptions {
   /** Receives `tool.start`, `tool.end` and `approval.required` for every call that runs. */
   events: EventBus;
   logger: Logger;
-  /** Extra metadata handed to middlewares with every call (e.g. the checkpoint draft). */
+  /** Extra metadata handed to middlewares with every call (who asked for the run, a claim). */
   metadata?: ToolMetadata;
+  /**
+   * Each call's position in its assistant turn, when the batch is only part of the turn (the calls
+   * left after a pause); default: the position in `calls`.
+   */
+  positions?: readonly number[];
   /**
    * Failure counts of the whole run. Pass the same tracker to every batch of a run so a repeated
    * failing call is noticed across turns; when absent, this batch gets a fresh one.
@@ -90,7 +95,7 @@ export async function executeBatch(
 ): Promise<BatchOutcome> {
   const observations: Message[] = [];
   const tracker = options.failureTracker ?? createFailureTracker();
-  const groups = groupCalls(calls, options.registry);
+  const groups = groupCalls(calls, options.registry, options.positions);
   for (const [g, group] of groups.entries()) {
     if (options.signal.aborted) {
       for (const { call } of group) observations.push(cancelledObservation(call));
@@ -143,10 +148,15 @@ type Suspended = {
 };
 type CallResult = Answered | Suspended;
 
-function groupCalls(calls: readonly ToolCall[], registry: ToolRegistry): IndexedCall[][] {
+function groupCalls(
+  calls: readonly ToolCall[],
+  registry: ToolRegistry,
+  positions: readonly number[] | undefined,
+): IndexedCall[][] {
   const groups: IndexedCall[][] = [];
   let parallel: IndexedCall[] = [];
-  calls.forEach((call, index) => {
+  calls.forEach((call, i) => {
+    const index = positions?.[i] ?? i;
     if (registry.get(call.name)?.parallelSafe) {
       parallel.push({ call, index });
       return;

@@ -2,6 +2,7 @@ import { createFailureTracker } from '../executor/loop-breaker.js';
 import { executeBatch } from '../executor/tool-executor.js';
 import { type Message, msg, type ToolCall } from '../messages.js';
 import type { ToolChoice } from '../provider.js';
+import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ModeStrategy } from './mode-strategy.js';
 import { type ModelTurnDeps, modelTurn } from './model-turn.js';
@@ -19,6 +20,8 @@ export interface LoopDeps extends ModelTurnDeps {
   strategy: ModeStrategy;
   /** Cap on concurrently running parallel-safe tool calls. */
   maxParallelTools: number;
+  /** Handed to the middlewares with every call (who asked for the run, …). */
+  metadata: ToolMetadata;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
       maxParallel: deps.maxParallelTools,
       events,
       logger: deps.logger,
+      metadata: deps.metadata,
       failureTracker: failures,
     });
     if (outcome.suspended) {

@@ -1,23 +1,18 @@
-import { randomUUID } from 'node:crypto';
+import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { CompactionOptions } from '../context/compactor.js';
 import type { ContextBuilder } from '../context/context-builder.js';
 import { errorMessage } from '../errors.js';
-import { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
 import type { PriceTable } from '../observe/price-table.js';
 import type { RunCaller, RunEventListener } from '../observe/run-events.js';
 import type { Tracer } from '../observe/tracer.js';
-import { usageLines } from '../observe/usage-lines.js';
-import { usageTotals } from '../observe/usage-totals.js';
-import { planActStrategy } from '../plan/plan-act-strategy.js';
-import { planModeStrategy } from '../plan/plan-mode-strategy.js';
 import type { LLMProvider } from '../provider.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { AgentStore, RunMemory } from '../store/agent-store.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import { actStrategy, type ModeStrategy } from './mode-strategy.js';
+import type { ModeStrategy } from './mode-strategy.js';
+import { newRunId, runFrame } from './run-frame.js';
 import { runLoop } from './run-loop.js';
-import { finishRun } from './run-result.js';
 import { newRunState, type RunState } from './run-state.js';
 import type { RunMode, RunResult } from './run-types.js';
 import type { Stop } from './stop.js';
@@ -34,6 +29,8 @@ export interface RunSetup {
   tools: readonly string[];
   store: AgentStore;
   tracer: Tracer | undefined;
+  /** Pauses risky calls and continues them after a decision; undefined: nothing pauses. */
+  approvals: ApprovalGate | undefined;
   logger: Logger;
   context: ContextBuilder;
   instructions: string | undefined;
@@ -58,6 +55,8 @@ export interface RunRequest {
   listeners: readonly RunEventListener[];
   caller: RunCaller;
   parent?: { runId: string; toolCallId: string };
+  /** Who asked for the run (recorded with an approval request). */
+  requestedBy?: string;
 }
 
 /**
@@ -68,81 +67,19 @@ export interface RunRequest {
  * @example
  * const result = await startRun(setup, { prompt: 'hi', session, mode: 'act', maxSteps: 20, signal, listeners: [], caller: 'main_loop' });
  */
-export async function startRun(setup: RunSetup, request: RunRequest): Promise<RunResult> {
-  const { provider, store, tracer, logger } = setup;
-  const { session, signal } = request;
+export function startRun(setup: RunSetup, request: RunRequest): Promise<RunResult> {
   const state = newRunState({
-    runId: randomUUID().replaceAll('-', ''),
-    session,
+    runId: newRunId(),
+    session: request.session,
     prompt: request.prompt,
     mode: request.mode,
     maxSteps: request.maxSteps,
-    model: provider.model ?? null,
+    model: setup.provider.model ?? null,
   });
-  const events = new EventBus(
-    [
-      tracer ? (event) => tracer.onEvent(event) : undefined,
-      usageTotals(state),
-      store.usage ? usageLines(store.usage) : undefined,
-      ...setup.listeners,
-      ...request.listeners,
-    ],
-    logger,
-  );
-  const memory = store.memory(session);
-  const strategy = strategyFor(request.mode, setup, session);
-  events.emit({
-    type: 'run.start',
-    runId: state.runId,
-    session,
-    mode: state.mode,
-    maxSteps: state.maxSteps,
-    provider: provider.name,
-    model: state.model,
-    prompt: state.prompt,
-    caller: request.caller,
-    ...(request.parent ? { parent: request.parent } : {}),
+  return runFrame(setup, state, request, async (frame) => {
+    const opened = await openRun(state, frame.strategy, frame.memory, setup);
+    return opened ?? runLoop(state, frame.loop);
   });
-  try {
-    const stop =
-      (await openRun(state, strategy, memory, setup)) ??
-      (await runLoop(state, {
-        provider,
-        registry: setup.registry,
-        strategy,
-        events,
-        logger,
-        signal,
-        compaction: setup.compaction,
-        maxTokens: setup.maxTokens,
-        prices: setup.prices,
-        maxParallelTools: setup.maxParallelTools,
-      }));
-    return await finishRun(state, stop, {
-      provider: provider.name,
-      memory,
-      tracer,
-      events,
-      logger,
-      plan: strategy.planText(),
-    });
-  } catch (error) {
-    await tracer?.finishRun(state.runId, { error }).catch(() => undefined);
-    await events.settled();
-    throw error;
-  }
-}
-
-function strategyFor(mode: RunMode, setup: RunSetup, session: SessionRef): ModeStrategy {
-  switch (mode) {
-    case 'act':
-    case 'think':
-      return actStrategy(mode);
-    case 'plan':
-      return planModeStrategy(setup.store.plans(session), setup.logger);
-    case 'plan-act':
-      return planActStrategy(setup.store.plans(session), setup.logger);
-  }
 }
 
 /**

@@ -12,4 +12,8 @@ export const loopText = {
     `memory could not be read, continuing without it: ${detail}`,
   memoryUnwritable: (detail: string): string => `memory could not be written: ${detail}`,
   traceUnwritable: (detail: string): string => `trace could not be written: ${detail}`,
+  rejected: (actor: string, reason: string | undefined): string =>
+    `rejected by ${actor}: ${reason?.trim() || 'no reason given'}. The tool call was not executed.`,
+  noWaitingCall: (approvalId: string): string =>
+    `Approval ${approvalId} cannot be resumed: its checkpoint holds no waiting tool call. Nothing was executed.`,
 };

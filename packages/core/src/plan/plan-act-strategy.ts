@@ -114,6 +114,11 @@ export function planActStrategy(store: PlanStore, logger: Logger): ModeStrategy 
       return { messages: [message] };
     },
 
+    async reopen() {
+      // The run paused inside an item; its id in state.plan finds it again in the current files.
+      snapshot = await store.read();
+    },
+
     phase: (state) => (state.plan?.planning ? 'plan' : 'act'),
 
     async afterText(state, text, phase) {

@@ -30,6 +30,8 @@ export function planModeStrategy(store: PlanStore, logger: Logger): ModeStrategy
         },
       };
     },
+    // A plan-mode step offers no tools, so it never pauses for approval.
+    reopen: async () => {},
     phase: () => 'plan',
     async afterText(state, text) {
       const snapshot = await store.createMissing(planFilesFromResponse(text, state.prompt));
