@@ -186,6 +186,56 @@ describe('the event tracer', () => {
     });
   });
 
+  it('roots a resumed run at approval_resume with an approval.resume span holding the decision and the answered call', async () => {
+    const t = tracer();
+    t.onEvent(start('resumed', { caller: 'approval_resume' }));
+    t.onEvent({
+      type: 'approval.resumed',
+      runId: 'resumed',
+      approvalId: 'ap_1',
+      checkpointId: 'cp_1',
+      decision: 'approve',
+      actor: 'cli:alice',
+      waitMs: 1234,
+      call: call('c1', 'write'),
+    });
+    t.onEvent({
+      type: 'tool.start',
+      runId: 'resumed',
+      step: 1,
+      call: call('c1', 'write'),
+      index: 0,
+    });
+    t.onEvent({
+      type: 'tool.end',
+      runId: 'resumed',
+      step: 1,
+      call: call('c1', 'write'),
+      index: 0,
+      status: 'completed',
+      output,
+      observation: output,
+      latencyMs: 2,
+      blocked: false,
+    });
+    t.onEvent(step('resumed', 2));
+    await t.finishRun('resumed', { result: result('resumed', { steps: 2 }) });
+    const root = trees[0]?.root as TraceSpan;
+    expect(root).toMatchObject({ kind: 'agent.run', name: 'approval_resume' });
+    expect(shape(root)).toEqual({
+      'agent.run approval_resume': [
+        { 'approval.resume approval.resume.write': [{ 'tool.call tool.write': [] }] },
+        { 'agent.step step.2': [] },
+      ],
+    });
+    expect(root.children[0]?.attributes).toMatchObject({
+      decision: 'approve',
+      actor: 'cli:alice',
+      wait_ms: 1234,
+      approval_id: 'ap_1',
+    });
+  });
+
   it('names the failed model call on the root of a provider failure, and the error of a crashed run', async () => {
     const t = tracer();
     t.onEvent(start('r'));

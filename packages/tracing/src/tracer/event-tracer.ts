@@ -19,6 +19,8 @@ interface RunSpans {
   /** Set for a nested run (a subagent): its spans belong to the parent's trace. */
   nested: boolean;
   step: SpanHandle | undefined;
+  /** A resumed run's `approval.resume` span: the calls answered right after the decision hang under it. */
+  resume: SpanHandle | undefined;
   /** Open model calls by `<step>:<attempt>`. */
   models: Map<string, SpanHandle>;
   /** Tool calls by call id (kept after they end: a nested run or a pause hangs under them). */
@@ -57,6 +59,8 @@ export class EventTracer implements Tracer {
     switch (event.type) {
       case 'step.start':
         run.step?.end('ok');
+        run.resume?.end('ok');
+        run.resume = undefined;
         run.step = this.#spans.startSpan(
           'agent.step',
           `step.${event.step}`,
@@ -145,7 +149,7 @@ export class EventTracer implements Tracer {
             session_source: run.sessionSource,
             arguments_error: call.argumentsError === undefined ? undefined : true,
           },
-          run.step,
+          run.step ?? run.resume,
         );
         // Raw arguments go to the tracer, which keeps hashes only unless replay mode is on.
         span.recordPayload('tool_arguments', call.arguments);
@@ -177,6 +181,22 @@ export class EventTracer implements Tracer {
         span.end(observation.isError && event.status !== 'suspended' ? 'error' : 'ok');
         return;
       }
+      case 'approval.resumed':
+        run.resume = this.#spans.startSpan(
+          'approval.resume',
+          `approval.resume.${event.call.name}`,
+          {
+            approval_id: event.approvalId,
+            checkpoint_id: event.checkpointId,
+            decision: event.decision,
+            actor: event.actor,
+            wait_ms: event.waitMs,
+            tool_call_id: event.call.id,
+            tool_name: event.call.name,
+          },
+          run.root,
+        );
+        return;
       case 'approval.required': {
         const tool = run.tools.get(event.call.id);
         tool?.setAttributes({ approval_id: event.approvalId, checkpoint_id: event.checkpointId });
@@ -224,6 +244,7 @@ export class EventTracer implements Tracer {
       run.root.setAttributes({ error_type: errorTypeOf(outcome.error) });
     }
     run.step?.end(status);
+    run.resume?.end(status);
     if (run.nested) {
       run.root.end(status);
       return undefined;
@@ -268,6 +289,7 @@ export class EventTracer implements Tracer {
       sessionSource: event.session.source,
       nested: event.parent !== undefined,
       step: undefined,
+      resume: undefined,
       models: new Map(),
       tools: new Map(),
       modelErrorType: undefined,
