@@ -105,6 +105,43 @@ describe('workspaceTools share one read ledger', () => {
   });
 });
 
+describe('the read ledger survives a pause for approval', () => {
+  it('a read before the pause lets an edit run after it, in a new set of tools under a new run id', async () => {
+    const before = workspaceTools({ workdir: root });
+    expect((await call(before, 'read', { path: 'a.txt' }, ctx(root, 'paused-run'))).isError).toBe(
+      false,
+    );
+    const carries = new Set(before.map((tool) => tool.carry?.key).filter(Boolean));
+    expect(carries.size).toBe(1);
+    const saved = byName(before, 'edit').carry?.save('paused-run');
+    // Another process: new tools, a new run id, the saved state handed back.
+    const after = workspaceTools({ workdir: root });
+    byName(after, 'read').carry?.restore('resumed-run', JSON.parse(JSON.stringify(saved)));
+    const edit = { path: 'a.txt', old_text: 'hello', new_text: 'goodbye' };
+    const out = await call(after, 'edit', edit, ctx(root, 'resumed-run'));
+    expect(out.isError).toBe(false);
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('goodbye project\n');
+  });
+
+  it('still refuses the change when the file changed during the pause, and ignores malformed saved state', async () => {
+    const before = workspaceTools({ workdir: root });
+    await call(before, 'read', { path: 'a.txt' }, ctx(root, 'paused-run'));
+    const saved = byName(before, 'read').carry?.save('paused-run');
+    await writeFile(path.join(root, 'a.txt'), 'changed meanwhile\n');
+    const after = workspaceTools({ workdir: root });
+    const carry = byName(after, 'write').carry;
+    carry?.restore('resumed-run', saved);
+    carry?.restore('other-run', { '/x': { size: 'big' } });
+    const edit = { path: 'a.txt', old_text: 'changed', new_text: 'x' };
+    expect((await call(after, 'edit', edit, ctx(root, 'resumed-run'))).failure?.kind).toBe(
+      'stale_read',
+    );
+    expect((await call(after, 'edit', edit, ctx(root, 'other-run'))).failure?.kind).toBe(
+      'stale_read',
+    );
+  });
+});
+
 describe('workspaceTools are bound to their workdir', () => {
   it('a ctx.workdir elsewhere moves none of the four tools', async () => {
     const tools = workspaceTools({ workdir: root });

@@ -305,11 +305,13 @@ async function runEdit(
  * // out.content starts with 'path=src/a.ts\nstrategy=exact\nreplacements=1\nstart_line=3'
  */
 export function createEditTool(options: EditToolOptions = {}): Tool<EditArgs> {
-  return defineTool({
+  const tool = defineTool({
     name: 'edit',
     description: editText.description,
     parameters: editSchema,
     parallelSafe: false,
     run: (args, ctx) => runEdit(args, ctx, options),
   });
+  // The ledger outlives a pause for approval, so an approved change is not refused for lack of a read.
+  return options.readLedger ? { ...tool, carry: options.readLedger.carry } : tool;
 }

@@ -1,5 +1,20 @@
+import type { ToolCarry } from '@tiny-claw/core';
+import { z } from 'zod';
 import { withFileLock } from './file-lock.js';
 import { type FileFingerprint, sameFingerprint } from './fingerprint.js';
+
+/** What a saved ledger of one run looks like when it comes back from a checkpoint. */
+const savedRunSchema = z.record(
+  z.string().min(1),
+  z.object({
+    mtimeMs: z.number(),
+    size: z.number().int().nonnegative(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+);
+
+/** The carry key of read ledgers: tools sharing one ledger share its state across a pause. */
+export const READ_LEDGER_CARRY_KEY = 'read-ledger';
 
 /**
  * Result of {@link ReadLedger.check}:
@@ -100,6 +115,31 @@ export class ReadLedger {
    */
   forgetRun(runId: string): void {
     this.#runs.delete(runId);
+  }
+
+  /**
+   * The ledger as a tool's per-run state, so it survives a pause for approval: the files a run
+   * read before the pause still count when the approved call runs (in this process or another).
+   * A file changed since is still refused, because its fingerprint no longer matches.
+   *
+   * @example
+   * const read = { ...createReadTool({ readLedger: ledger }), carry: ledger.carry };
+   */
+  get carry(): ToolCarry {
+    return {
+      key: READ_LEDGER_CARRY_KEY,
+      save: (runId) => {
+        const files = this.#runs.get(runId);
+        return files && files.size > 0 ? Object.fromEntries(files) : undefined;
+      },
+      restore: (runId, data) => {
+        const parsed = savedRunSchema.safeParse(data);
+        if (!parsed.success) return;
+        for (const [absPath, state] of Object.entries(parsed.data)) {
+          this.recordRead(runId, absPath, state);
+        }
+      },
+    };
   }
 
   /**

@@ -404,11 +404,13 @@ async function runRead(
  * // out.content === '10: …\n11: …'
  */
 export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
-  return defineTool({
+  const tool = defineTool({
     name: 'read',
     description: DESCRIPTION,
     parameters: readSchema,
     parallelSafe: true,
     run: (args, ctx) => runRead(args, ctx, options),
   });
+  // The ledger outlives a pause for approval, so an approved change is not refused for lack of a read.
+  return options.readLedger ? { ...tool, carry: options.readLedger.carry } : tool;
 }

@@ -357,11 +357,13 @@ async function runWrite(
  * // out.content === 'path=notes/todo.md\nmode=overwrite\nbytes=11\nlines=1\ncreated=true'
  */
 export function createWriteTool(options: WriteToolOptions = {}): Tool<WriteArgs> {
-  return defineTool({
+  const tool = defineTool({
     name: 'write',
     description: writeText.description(MAX_MB),
     parameters: writeSchema,
     parallelSafe: false,
     run: (args, ctx) => runWrite(args, ctx, options),
   });
+  // The ledger outlives a pause for approval, so an approved change is not refused for lack of a read.
+  return options.readLedger ? { ...tool, carry: options.readLedger.carry } : tool;
 }
