@@ -1,7 +1,43 @@
 /**
- * @tiny-claw/approval — not built yet. This package exists so the workspace layout and the dependency law
- * hold from the first commit; it exports nothing until its issue lands (see README).
+ * @tiny-claw/approval — human approval for risky tool calls: the persisted approval and
+ * checkpoint records, their file and memory stores, and the helpers front ends list and show
+ * requests with.
+ *
+ * @example
+ * import { listApprovals } from '@tiny-claw/approval';
+ * const waiting = await listApprovals('/home/me/.tiny-claw', { status: 'pending' });
  *
  * @module
  */
-export {};
+
+export { type ListApprovalsQuery, listApprovals, readApproval } from './store/approval-queries.js';
+export {
+  type ApprovalFailure,
+  type ApprovalRecord,
+  type ApprovalStatus,
+  approvalFailures,
+  approvalRecordSchema,
+  approvalStatuses,
+  type Claimant,
+} from './store/approval-record.js';
+export type {
+  ApprovalStore,
+  ApprovalStores,
+  CheckpointStore,
+  ClaimTicket,
+  ListApprovalsOptions,
+} from './store/approval-store.js';
+export { type CheckpointRecord, checkpointRecordSchema } from './store/checkpoint-record.js';
+export { FileApprovalStore } from './store/file-approval-store.js';
+export { FileCheckpointStore } from './store/file-checkpoint-store.js';
+export { MemoryApprovalStore } from './store/memory-approval-store.js';
+export { MemoryCheckpointStore } from './store/memory-checkpoint-store.js';
+export { type PreImage, preImage } from './store/pre-image.js';
+export {
+  checkRecordId,
+  newApprovalId,
+  newCheckpointId,
+  recordIdPattern,
+  recordIdSchema,
+} from './store/record-id.js';
+export { toolCallHash } from './store/tool-call-hash.js';

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { sessionDirectory, withPathLock } from '@tiny-claw/core/utils';
+import type { CheckpointStore } from './approval-store.js';
+import { type CheckpointRecord, checkpointRecordSchema } from './checkpoint-record.js';
+import { readRecordFile, writeRecordFile } from './record-file.js';
+import { checkRecordId } from './record-id.js';
+
+/**
+ * Paused runs as files: `<stateDir>/sessions/<key>/checkpoints/<id>.json` (0600, in 0700
+ * directories). A write replaces the file atomically, so a crash leaves the old checkpoint or the
+ * new one, never a mix; a corrupt one is moved aside and reported, never silently replaced.
+ *
+ * @example
+ * const checkpoints = new FileCheckpointStore('/home/me/.tiny-claw');
+ * const checkpoint = await checkpoints.read(session.key, record.checkpointId);
+ */
+export class FileCheckpointStore implements CheckpointStore {
+  readonly stateDir: string;
+
+  constructor(stateDir: string) {
+    this.stateDir = stateDir;
+  }
+
+  async save(record: CheckpointRecord): Promise<void> {
+    const path = this.#path(record.sessionKey, record.id);
+    await withPathLock(path, () => writeRecordFile(path, checkpointRecordSchema.parse(record)));
+  }
+
+  async read(sessionKey: string, id: string): Promise<CheckpointRecord | undefined> {
+    return readRecordFile(this.#path(sessionKey, id), checkpointRecordSchema);
+  }
+
+  #path(sessionKey: string, id: string): string {
+    const dir = join(sessionDirectory(this.stateDir, sessionKey), 'checkpoints');
+    return join(dir, `${checkRecordId(id, 'checkpoint')}.json`);
+  }
+}

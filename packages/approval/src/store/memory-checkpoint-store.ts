@@ -1,0 +1,31 @@
+import { validateSessionKey } from '@tiny-claw/core/utils';
+import type { CheckpointStore } from './approval-store.js';
+import { type CheckpointRecord, checkpointRecordSchema } from './checkpoint-record.js';
+import { checkRecordId } from './record-id.js';
+
+/**
+ * Paused runs kept in memory, for agents without a state dir: validated like
+ * {@link FileCheckpointStore}, copied in and out, gone when the process ends.
+ *
+ * @example
+ * const checkpoints = new MemoryCheckpointStore();
+ */
+export class MemoryCheckpointStore implements CheckpointStore {
+  readonly #records = new Map<string, CheckpointRecord>();
+
+  async save(record: CheckpointRecord): Promise<void> {
+    this.#records.set(
+      slot(record.sessionKey, record.id),
+      checkpointRecordSchema.parse(structuredClone(record)),
+    );
+  }
+
+  async read(sessionKey: string, id: string): Promise<CheckpointRecord | undefined> {
+    const record = this.#records.get(slot(sessionKey, id));
+    return record === undefined ? undefined : structuredClone(record);
+  }
+}
+
+function slot(sessionKey: string, id: string): string {
+  return `${validateSessionKey(sessionKey)}/${checkRecordId(id, 'checkpoint')}`;
+}
