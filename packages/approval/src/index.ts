@@ -1,15 +1,18 @@
 /**
- * @tiny-claw/approval — human approval for risky tool calls: the persisted approval and
- * checkpoint records, their file and memory stores, and the helpers front ends list and show
- * requests with.
+ * @tiny-claw/approval — human approval for risky tool calls: the approval gate an agent pauses
+ * with (`createApprovalGate`), the persisted approval and checkpoint records, their file and
+ * memory stores, and the helpers front ends list and show requests with.
  *
  * @example
- * import { listApprovals } from '@tiny-claw/approval';
- * const waiting = await listApprovals('/home/me/.tiny-claw', { status: 'pending' });
+ * import { createApprovalGate } from '@tiny-claw/approval';
+ * const approvals = createApprovalGate({ stateDir: '/home/me/.tiny-claw', assess });
  *
  * @module
  */
 
+export type { ApprovalAssessment, ApprovalAssessor } from './gate/approval-middleware.js';
+export type { CanDecide } from './gate/claim-approval.js';
+export { type ApprovalGateOptions, createApprovalGate } from './gate/create-approval-gate.js';
 export { type ListApprovalsQuery, listApprovals, readApproval } from './store/approval-queries.js';
 export {
   type ApprovalFailure,

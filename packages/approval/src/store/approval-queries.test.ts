@@ -67,7 +67,11 @@ describe('readApproval', () => {
       decision: 'approve',
     });
     const read = await readApproval(stateDir, record.id);
-    expect(read).toMatchObject({ status: 'unknown_outcome', decidedBy: 'cli:bob', decision: 'approve' });
+    expect(read).toMatchObject({
+      status: 'unknown_outcome',
+      decidedBy: 'cli:bob',
+      decision: 'approve',
+    });
   });
 
   it('stores expired for a pending request whose claim was only taken to record its expiry', async () => {
@@ -103,17 +107,30 @@ describe('listApprovals', () => {
   it('filters by status and by session, oldest first', async () => {
     const a = pendingRecord({ createdAt: '2026-01-01T00:00:01.000Z' });
     const b = pendingRecord({ createdAt: '2026-01-01T00:00:02.000Z', status: 'rejected' });
-    const c = pendingRecord({ createdAt: '2026-01-01T00:00:03.000Z', sessionKey: 'cli-1a2b3c4d5e6f-other' });
+    const c = pendingRecord({
+      createdAt: '2026-01-01T00:00:03.000Z',
+      sessionKey: 'cli-1a2b3c4d5e6f-other',
+    });
     for (const record of [c, b, a]) await store.create(record);
     expect((await listApprovals(stateDir)).map((r) => r.id)).toEqual([a.id, b.id, c.id]);
-    expect((await listApprovals(stateDir, { status: 'pending' })).map((r) => r.id)).toEqual([a.id, c.id]);
-    expect((await listApprovals(stateDir, { sessionKey: c.sessionKey })).map((r) => r.id)).toEqual([c.id]);
+    expect((await listApprovals(stateDir, { status: 'pending' })).map((r) => r.id)).toEqual([
+      a.id,
+      c.id,
+    ]);
+    expect((await listApprovals(stateDir, { sessionKey: c.sessionKey })).map((r) => r.id)).toEqual([
+      c.id,
+    ]);
   });
 
   it('shows a claim whose process died as unknown_outcome', async () => {
-    const record = pendingRecord({ status: 'claimed', claimedBy: { pid: deadPid(), host: hostname(), at } });
+    const record = pendingRecord({
+      status: 'claimed',
+      claimedBy: { pid: deadPid(), host: hostname(), at },
+    });
     await store.create(record);
-    expect((await listApprovals(stateDir, { status: 'unknown_outcome' })).map((r) => r.id)).toEqual([record.id]);
+    expect((await listApprovals(stateDir, { status: 'unknown_outcome' })).map((r) => r.id)).toEqual(
+      [record.id],
+    );
     expect(await listApprovals(stateDir, { status: 'claimed' })).toEqual([]);
   });
 

@@ -17,25 +17,34 @@ export async function settleStaleClaim(
 ): Promise<ApprovalRecord> {
   if (record.status === 'claimed') {
     if (!record.claimedBy || !claimantIsGone(record.claimedBy)) return record;
-    const settled: ApprovalRecord = { ...record, status: 'unknown_outcome' };
-    await store.write(settled);
-    return settled;
+  } else if (record.status === 'pending') {
+    const ticket = await store.ticket(record.sessionKey, record.id);
+    if (!ticket || !claimantIsGone(ticket)) return record;
+  } else {
+    return record;
   }
+  // The claimant finished its last write before it died, and it cannot write again: read once
+  // more, so a result it stored after the first read (say `consumed`) is kept, not overwritten.
+  const current = await store.read(record.sessionKey, record.id);
+  if (!current) return record;
+  const settled = await staleOutcome(store, current);
+  if (settled !== current) await store.write(settled);
+  return settled;
+}
+
+async function staleOutcome(store: ApprovalStore, record: ApprovalRecord): Promise<ApprovalRecord> {
+  if (record.status === 'claimed') return { ...record, status: 'unknown_outcome' };
   if (record.status !== 'pending') return record;
   const ticket = await store.ticket(record.sessionKey, record.id);
-  if (!ticket || !claimantIsGone(ticket)) return record;
+  if (!ticket) return record;
   const { actor, decision, ...claimedBy } = ticket;
-  const settled: ApprovalRecord =
-    decision === 'expire'
-      ? { ...record, status: 'expired' }
-      : {
-          ...record,
-          status: 'unknown_outcome',
-          decision,
-          decidedBy: actor,
-          decidedAt: claimedBy.at,
-          claimedBy,
-        };
-  await store.write(settled);
-  return settled;
+  if (decision === 'expire') return { ...record, status: 'expired' };
+  return {
+    ...record,
+    status: 'unknown_outcome',
+    decision,
+    decidedBy: actor,
+    decidedAt: claimedBy.at,
+    claimedBy,
+  };
 }

@@ -1,0 +1,162 @@
+import type {
+  ToolCall,
+  ToolExecutionContext,
+  ToolExecutionResult,
+  ToolMiddleware,
+  ToolOutput,
+} from '@tiny-claw/core';
+import type { ApprovalRecord } from '../store/approval-record.js';
+import type { ApprovalStore } from '../store/approval-store.js';
+import { changedPath, preImage } from '../store/pre-image.js';
+import { newApprovalId, newCheckpointId } from '../store/record-id.js';
+import { toolCallHash } from '../store/tool-call-hash.js';
+import { approvalText } from './approval-text.js';
+import { CLAIM_TOKEN_KEY, type ClaimTokens } from './claim-tokens.js';
+
+/**
+ * What a risk policy says about one call: run it, ask a person first, or refuse it, and why.
+ *
+ * @example
+ * const assessment: ApprovalAssessment = { verdict: 'approval_required', reasons: ['deletes files'] };
+ */
+export interface ApprovalAssessment {
+  verdict: 'allow' | 'approval_required' | 'deny';
+  reasons: string[];
+}
+
+/**
+ * The risk policy the gate asks about every call.
+ *
+ * @example
+ * const assess: ApprovalAssessor = async (call) =>
+ *   call.name === 'bash' ? { verdict: 'approval_required', reasons: ['runs a command'] } : { verdict: 'allow', reasons: [] };
+ */
+export type ApprovalAssessor = (
+  call: ToolCall,
+  ctx: ToolExecutionContext,
+) => Promise<ApprovalAssessment>;
+
+/** What the middleware needs from its gate. */
+export interface ApprovalMiddlewareOptions {
+  approvals: ApprovalStore;
+  assess: ApprovalAssessor;
+  tokens: ClaimTokens;
+  timeoutSeconds: number;
+  clock: () => Date;
+  /** Told the checkpoint id of every request created, so the checkpoint can name its request. */
+  onSuspended: (record: ApprovalRecord) => void;
+}
+
+/**
+ * The approval middleware. A call carrying a token from this gate's own claim, for exactly that
+ * call and hash, is the approved call being resumed: it goes through unless the policy now denies
+ * it outright or its file changed since the request. Every other call is assessed: `allow` runs
+ * it, `deny` refuses it, `approval_required` stores a request and pauses the run.
+ *
+ * @example
+ * registry.use(approvalMiddleware({ approvals, assess, tokens, timeoutSeconds: 3600, clock, onSuspended }));
+ */
+export function approvalMiddleware(options: ApprovalMiddlewareOptions): ToolMiddleware {
+  return async (ctx, next) => {
+    const token = ctx.metadata[CLAIM_TOKEN_KEY];
+    if (token !== undefined) {
+      const hash = toolCallHash(ctx.call, ctx.workdir);
+      const grant = options.tokens.take(token, ctx.call.id, hash);
+      if (grant) {
+        // Asking again would only pause it again; a policy that now denies the call still wins.
+        const assessment = await options.assess(ctx.call, ctx);
+        if (assessment.verdict === 'deny') return denied(assessment.reasons);
+        const changed = changedPath(grant.preImage, await preImage(ctx.call, ctx.workdir));
+        if (changed !== undefined) return refused(approvalText.driftedAtLaunch(changed), 'drifted');
+        const { [CLAIM_TOKEN_KEY]: _spent, ...metadata } = ctx.metadata;
+        return next({ ...ctx, metadata });
+      }
+    }
+
+    const assessment = await options.assess(ctx.call, ctx);
+    if (assessment.verdict === 'allow') return next(ctx);
+    if (assessment.verdict === 'deny') return denied(assessment.reasons);
+    return suspend(ctx, assessment, options);
+  };
+}
+
+async function suspend(
+  ctx: ToolExecutionContext,
+  assessment: ApprovalAssessment,
+  options: ApprovalMiddlewareOptions,
+): Promise<ToolExecutionResult> {
+  const session = ctx.session;
+  if (!session) return refused(approvalText.noSession(ctx.call.name), 'no_session');
+  const createdAt = options.clock();
+  const expiresAt = new Date(createdAt.getTime() + options.timeoutSeconds * 1000);
+  const requestedBy = ctx.metadata.requested_by;
+  const record: ApprovalRecord = {
+    schemaVersion: 1,
+    id: newApprovalId(),
+    checkpointId: newCheckpointId(),
+    sessionKey: session.key,
+    sessionSource: session.source,
+    sessionExternalId: session.externalId,
+    chatId: chatIdOf(session),
+    requestedBy: typeof requestedBy === 'string' && requestedBy !== '' ? requestedBy : 'unknown',
+    workdir: ctx.workdir,
+    toolCallId: ctx.call.id,
+    toolName: ctx.call.name,
+    // The very object that will be hashed, stored in the checkpoint and shown: a display can never
+    // differ from what runs (duplicate JSON keys were already resolved when it was parsed).
+    arguments: structuredClone(ctx.call.arguments),
+    toolCallHash: toolCallHash(ctx.call, ctx.workdir),
+    preImage: await preImage(ctx.call, ctx.workdir),
+    riskReasons: [...assessment.reasons],
+    status: 'pending',
+    createdAt: createdAt.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+  };
+  await options.approvals.create(record);
+  options.onSuspended(record);
+  const output: ToolOutput = {
+    content: approvalText.suspended(record),
+    isError: true,
+    metadata: {
+      error_type: 'approval_required',
+      approval_id: record.id,
+      checkpoint_id: record.checkpointId,
+      risk_reasons: record.riskReasons,
+    },
+  };
+  return { status: 'suspended', output, approvalId: record.id, checkpointId: record.checkpointId };
+}
+
+function denied(reasons: readonly string[]): ToolExecutionResult {
+  const content = approvalText.denied(reasons);
+  return {
+    status: 'denied',
+    reason: content,
+    output: {
+      content,
+      isError: true,
+      failure: { kind: 'denied' },
+      metadata: { error_type: 'risk_policy_denied', risk_reasons: [...reasons] },
+    },
+  };
+}
+
+function refused(content: string, errorType: string): ToolExecutionResult {
+  return {
+    status: 'denied',
+    reason: content,
+    output: {
+      content,
+      isError: true,
+      failure: { kind: 'denied' },
+      metadata: { error_type: errorType },
+    },
+  };
+}
+
+/** A chat session's external id is `chat:<chat id>`; other sessions have no chat. */
+function chatIdOf(session: { source: string; externalId: string }): string | null {
+  if (session.source !== 'feishu' || !session.externalId.startsWith('chat:')) return null;
+  const id = session.externalId.slice('chat:'.length);
+  return id === '' ? null : id;
+}

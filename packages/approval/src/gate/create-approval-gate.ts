@@ -1,0 +1,178 @@
+import {
+  type ApprovalGate,
+  type ClaimedApproval,
+  ConfigurationError,
+  runStateSchema,
+  StateError,
+} from '@tiny-claw/core';
+import type { ApprovalRecord } from '../store/approval-record.js';
+import type { ApprovalStores } from '../store/approval-store.js';
+import { FileApprovalStore } from '../store/file-approval-store.js';
+import { FileCheckpointStore } from '../store/file-checkpoint-store.js';
+import { MemoryApprovalStore } from '../store/memory-approval-store.js';
+import { MemoryCheckpointStore } from '../store/memory-checkpoint-store.js';
+import { checkRecordId } from '../store/record-id.js';
+import { type ApprovalAssessor, approvalMiddleware } from './approval-middleware.js';
+import { type CanDecide, claimApproval } from './claim-approval.js';
+import { CLAIM_TOKEN_KEY, ClaimTokens } from './claim-tokens.js';
+
+/** How long a request waits for a decision unless told otherwise: one hour. */
+const DEFAULT_TIMEOUT_SECONDS = 3600;
+
+/**
+ * Options of {@link createApprovalGate}.
+ *
+ * @example
+ * const options: ApprovalGateOptions = { stateDir: '/home/me/.tiny-claw', assess, timeoutSeconds: 900 };
+ */
+export interface ApprovalGateOptions {
+  /** Keep requests and checkpoints as files under this directory; in memory when absent. */
+  stateDir?: string;
+  /** Use these stores instead (e.g. one memory store shared by two gates); wins over `stateDir`. */
+  stores?: ApprovalStores;
+  /** The risk policy asked about every call. */
+  assess: ApprovalAssessor;
+  /** Seconds a request waits for a decision before it expires (default 3600). */
+  timeoutSeconds?: number;
+  /** Who may decide a request (default: anyone who can reach its session). */
+  canDecide?: CanDecide;
+  /** The time (default: the system clock); a test passes a fake one. */
+  clock?: () => Date;
+}
+
+/**
+ * The approval gate an agent pauses risky calls with: its middleware asks the risk policy about
+ * every call and stores a request (pausing the run) when a person must decide; `saveCheckpoint`
+ * keeps the paused run; `claim` checks a decision and claims it so it takes effect at most once;
+ * `complete` records how the call was answered. Requests and checkpoints are files under
+ * `stateDir` (so a decision can come from another process), or kept in memory without one.
+ *
+ * @throws ConfigurationError for a missing `assess` or a timeout that is not a positive number.
+ *
+ * @example
+ * const agent = createAgent({ provider, tools, approvals: createApprovalGate({ stateDir, assess: assessCall }) });
+ * const result = await agent.run('clean the build dir');
+ * if (result.stopReason === 'approval_required') await agent.resume(result.approvalId!, { decision: 'approve', actor: 'cli:me' });
+ */
+export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
+  if (typeof options?.assess !== 'function') {
+    throw new ConfigurationError(
+      'createApprovalGate needs assess: a function (call, ctx) => Promise<{ verdict, reasons }> (e.g. the risk policy)',
+    );
+  }
+  const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    throw new ConfigurationError(
+      `timeoutSeconds must be a positive number of seconds, got ${String(timeoutSeconds)}`,
+    );
+  }
+  const stores = options.stores ?? storesFor(options.stateDir);
+  const clock = options.clock ?? (() => new Date());
+  const canDecide: CanDecide = options.canDecide ?? (() => true);
+  const tokens = new ClaimTokens();
+  // The middleware makes the checkpoint id; the run state arrives later, after the run stopped.
+  const requestOf = new Map<string, string>();
+  const claimedSession = new Map<string, string>();
+
+  const middleware = approvalMiddleware({
+    approvals: stores.approvals,
+    assess: options.assess,
+    tokens,
+    timeoutSeconds,
+    clock,
+    onSuspended: (record: ApprovalRecord) => requestOf.set(record.checkpointId, record.id),
+  });
+
+  return {
+    middleware,
+
+    async saveCheckpoint(checkpointId, state) {
+      checkRecordId(checkpointId, 'checkpoint');
+      const copy = runStateSchema.parse(structuredClone(state));
+      const sessionKey = copy.session.key;
+      const approvalId =
+        requestOf.get(checkpointId) ??
+        (await stores.approvals.list({ sessionKey })).find((r) => r.checkpointId === checkpointId)
+          ?.id;
+      if (approvalId === undefined) {
+        throw new StateError(
+          `no approval request of session ${sessionKey} refers to checkpoint ${checkpointId}; only a run paused by this gate can be checkpointed`,
+        );
+      }
+      await stores.checkpoints.save({
+        schemaVersion: 1,
+        id: checkpointId,
+        sessionKey,
+        approvalId,
+        createdAt: clock().toISOString(),
+        state: copy,
+      });
+      requestOf.delete(checkpointId);
+    },
+
+    async claim(approvalId, decision): Promise<ClaimedApproval> {
+      const outcome = await claimApproval({ stores, clock, canDecide }, approvalId, decision);
+      const { record, checkpoint, call } = outcome;
+      const metadata: ClaimedApproval['metadata'] = {
+        approval_id: record.id,
+        checkpoint_id: record.checkpointId,
+      };
+      if (decision.decision === 'approve') {
+        metadata[CLAIM_TOKEN_KEY] = tokens.issue({
+          approvalId: record.id,
+          callId: call.id,
+          toolCallHash: record.toolCallHash,
+          preImage: record.preImage,
+        });
+      }
+      claimedSession.set(record.id, record.sessionKey);
+      const claimed: ClaimedApproval = {
+        approvalId: record.id,
+        checkpointId: record.checkpointId,
+        decision: decision.decision,
+        actor: decision.actor,
+        state: checkpoint.state,
+        callId: call.id,
+        metadata,
+        waitMs: outcome.waitMs,
+      };
+      if (decision.reason !== undefined) claimed.reason = decision.reason;
+      return claimed;
+    },
+
+    async complete(claimed, status) {
+      if (status !== 'consumed' && status !== 'rejected') {
+        throw new ConfigurationError(
+          `complete takes 'consumed' or 'rejected', got ${String(status)}`,
+        );
+      }
+      tokens.revoke(claimed.approvalId);
+      const sessionKey = claimedSession.get(claimed.approvalId) ?? claimed.state.session.key;
+      const record = await stores.approvals.read(sessionKey, checkRecordId(claimed.approvalId));
+      if (record === undefined) {
+        throw new StateError(
+          `approval ${claimed.approvalId} disappeared before it could be completed`,
+        );
+      }
+      // Only the claimant's own claim is finished; a request already final stays as it is.
+      if (record.status !== 'claimed' && record.status !== 'unknown_outcome') return;
+      await stores.approvals.write({ ...record, status, completedAt: clock().toISOString() });
+      claimedSession.delete(claimed.approvalId);
+    },
+  };
+}
+
+function storesFor(stateDir: string | undefined): ApprovalStores {
+  if (stateDir === undefined) {
+    return { approvals: new MemoryApprovalStore(), checkpoints: new MemoryCheckpointStore() };
+  }
+  if (typeof stateDir !== 'string' || stateDir === '') {
+    throw new ConfigurationError(
+      'stateDir must be a non-empty path, or left out to keep approvals in memory',
+    );
+  }
+  return {
+    approvals: new FileApprovalStore(stateDir),
+    checkpoints: new FileCheckpointStore(stateDir),
+  };
+}
