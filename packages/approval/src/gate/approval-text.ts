@@ -19,7 +19,7 @@ export const approvalText = {
     `file changed since approval was requested: ${path}; the call was not run. Read the file again and retry if it is still wanted.`,
 
   notFound: (id: string): string =>
-    `no approval request ${id} was found; check the id (list them with "approvals list")`,
+    `no approval request ${id} was found; check the id against the pending requests`,
   otherSession: (id: string): string =>
     `approval ${id} belongs to another session; decide it from the session (or chat) that asked for it`,
   otherChat: (id: string): string =>

@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApprovalError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pendingRecord } from './__fixtures__/records.js';
+import { deadPid, pendingRecord } from './__fixtures__/records.js';
 import { listApprovals, readApproval } from './approval-queries.js';
 import { FileApprovalStore } from './file-approval-store.js';
 
@@ -19,13 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
-
-/** The pid of a process that has exited (and been reaped). */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
-  if (child.pid === undefined) throw new Error('could not start a child process');
-  return child.pid;
-}
 
 const at = '2026-01-01T00:10:00.000Z';
 

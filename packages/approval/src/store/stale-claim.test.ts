@@ -1,15 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { pendingRecord } from './__fixtures__/records.js';
+import { deadPid, pendingRecord } from './__fixtures__/records.js';
 import { MemoryApprovalStore } from './memory-approval-store.js';
 import { settleStaleClaim } from './stale-claim.js';
-
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
-  if (child.pid === undefined) throw new Error('could not start a child process');
-  return child.pid;
-}
 
 const at = '2026-01-01T00:10:00.000Z';
 
@@ -26,7 +19,13 @@ describe('settleStaleClaim', () => {
 
   it('leaves final requests alone without looking for a claimant', async () => {
     const store = new MemoryApprovalStore();
-    for (const status of ['consumed', 'rejected', 'expired', 'failed', 'unknown_outcome'] as const) {
+    for (const status of [
+      'consumed',
+      'rejected',
+      'expired',
+      'failed',
+      'unknown_outcome',
+    ] as const) {
       const record = pendingRecord({ status });
       expect(await settleStaleClaim(store, record)).toBe(record);
     }

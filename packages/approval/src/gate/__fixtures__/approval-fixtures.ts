@@ -1,9 +1,10 @@
-import type {
-  ApprovalGate,
-  SessionRef,
-  ToolCall,
-  ToolExecutionContext,
-  ToolExecutionResult,
+import {
+  ApprovalError,
+  type ApprovalGate,
+  type SessionRef,
+  type ToolCall,
+  type ToolExecutionContext,
+  type ToolExecutionResult,
 } from '@tiny-claw/core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import type { ApprovalAssessment, ApprovalAssessor } from '../approval-middlewar
 import { type ApprovalGateOptions, createApprovalGate } from '../create-approval-gate.js';
 import { pausedState } from '../../store/__fixtures__/records.js';
 
-export { bashCall, cliSessionOf, pausedState } from '../../store/__fixtures__/records.js';
+export { bashCall, cliSessionOf, deadPid, pausedState } from '../../store/__fixtures__/records.js';
 
 
 /** A chat session of `workdir` for chat `chatId` (already normalised). */
@@ -130,4 +131,16 @@ export async function gateHarness(
     stateDir,
     cleanup: () => rm(stateDir, { recursive: true, force: true }),
   };
+}
+
+/** The refusal a promise rejected with; fails the test for anything else. */
+export async function refusalOf(promise: Promise<unknown>): Promise<ApprovalError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof ApprovalError)) {
+    throw new Error(`expected an ApprovalError, got ${String(error)}`);
+  }
+  return error;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import type { RunState, SessionRef, ToolCall } from '@tiny-claw/core';
 import type { ApprovalRecord } from '../approval-record.js';
 import type { CheckpointRecord } from '../checkpoint-record.js';
@@ -76,4 +77,11 @@ export function checkpointFor(record: ApprovalRecord): CheckpointRecord {
     createdAt: record.createdAt,
     state: pausedState(cliSessionOf(record.workdir), [bashCall('ls')]),
   };
+}
+
+/** The pid of a process that has exited (and been reaped): a claimant that died. */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.pid === undefined) throw new Error('could not start a child process');
+  return child.pid;
 }
