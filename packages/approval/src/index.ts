@@ -13,6 +13,27 @@
 export type { ApprovalAssessment, ApprovalAssessor } from './gate/approval-middleware.js';
 export type { CanDecide } from './gate/claim-approval.js';
 export { type ApprovalGateOptions, createApprovalGate } from './gate/create-approval-gate.js';
+export { type AssessedCall, assessCall } from './risk/assess-call.js';
+export {
+  DEFAULT_APPROVAL_REQUIRED_TOOLS,
+  type RiskPolicyOptions,
+} from './risk/risk-policy-options.js';
+export type { RiskVerdict, Verdict } from './risk/risk-verdict.js';
+export {
+  type AnalyseShellOptions,
+  analyseShellCommand,
+  type ShellAnalysis,
+} from './risk/shell/analyse-shell-command.js';
+export { type AnalysisBudget, DEFAULT_ANALYSIS_BUDGET } from './risk/shell/analysis-budget.js';
+export type { ShellProblem, ShellProblemKind } from './risk/shell/shell-problem.js';
+export type { ShellRedirect } from './risk/shell/shell-redirect.js';
+export type { ShellWord } from './risk/shell/shell-word.js';
+export type {
+  ShellAssignment,
+  ShellPayload,
+  SimpleCommand,
+  SimpleCommandKind,
+} from './risk/shell/simple-command.js';
 export { type ListApprovalsQuery, listApprovals, readApproval } from './store/approval-queries.js';
 export {
   type ApprovalFailure,
