@@ -30,6 +30,18 @@ describe('commands hidden in lists, substitutions and compound statements', () =
     });
   });
 
+  it('refuses a recursive delete hidden where the grammar sees only text', async () => {
+    const commands = [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+      'echo ${x#$(rm -rf x)}',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+      'echo ${x:-`rm -rf x`}',
+      'echo `echo \\`rm -rf x\\``',
+      'cat <<EOF\n`rm -rf x`\nEOF',
+    ];
+    expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'deny'));
+  });
+
   it('refuses a recursive delete inside a command substitution or backticks, quoted or not', async () => {
     const commands = [
       'echo $(rm -rf x)',
@@ -236,6 +248,26 @@ describe('option vetoes of otherwise harmless programs', () => {
   });
 });
 
+describe('brace expansion', () => {
+  it('sees options and names that a brace list expands into', async () => {
+    expect(
+      await verdictsOf([
+        'find . {-delete,-name} x',
+        'rg {--pre=sh,x} y',
+        'grep {-r,foo} .',
+        'cp a {b,.git/config}',
+        'cat {a,.env}',
+      ]),
+    ).toEqual({
+      'find . {-delete,-name} x': 'approval_required',
+      'rg {--pre=sh,x} y': 'approval_required',
+      'grep {-r,foo} .': 'approval_required',
+      'cp a {b,.git/config}': 'deny',
+      'cat {a,.env}': 'approval_required',
+    });
+  });
+});
+
 describe('writes, directories and the network', () => {
   it('refuses writes outside the workdir, into .git and into the state dir', async () => {
     const commands = [
@@ -268,6 +300,13 @@ describe('writes, directories and the network', () => {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
         'echo ${x:-$(touch FLAG)}',
         'echo $((1+$(touch FLAG)))',
+        // A loop variable carries the subscript into arithmetic, which evaluates it.
+        "for x in 'a[$(touch FLAG)]'; do echo $((x)); done",
+        "for x in 'a[$(touch FLAG)]'; do [[ $x -eq 0 ]]; done",
+        "[[ -v 'a[$(touch FLAG)]' ]]",
+        '[ "$op" \'a[$(touch FLAG)]\' ]',
+        "test -`echo`v 'a[$(touch FLAG)]'",
+        'printf "$f" \'a[$(touch FLAG)]\' x',
       ];
       for (const command of commands) {
         expect(

@@ -74,6 +74,22 @@ describe('assessCall', () => {
     expect((await judgeBash('rg --pr\\\ne=sh x')).verdict).toBe('approval_required');
   });
 
+  it('asks when a word computed at run time could be the option that makes a read-only command unsafe', async () => {
+    expect(
+      await verdictsOf([
+        'tree -$(echo o) /srv/x',
+        'test -f "$f"',
+        'printf "$format" x',
+        'printf "%s\\n" "$x"',
+      ]),
+    ).toEqual({
+      'tree -$(echo o) /srv/x': 'approval_required',
+      'test -f "$f"': 'approval_required',
+      'printf "$format" x': 'approval_required',
+      'printf "%s\\n" "$x"': 'allow',
+    });
+  });
+
   it('treats command names that are object keys as unknown commands', async () => {
     const commands = ['constructor', '__proto__ x', 'toString', 'hasOwnProperty a'];
     expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'approval_required'));

@@ -68,6 +68,8 @@ const HIDING: readonly ((inner: string) => string)[] = [
   (inner) => `sh -c ${quoted(inner)}`,
   (inner) => `eval ${quoted(inner)}`,
   (inner) => `cat <<EOF\n$(${inner})\nEOF\n`,
+  (inner) => `cat <<EOF\n\`${inner}\`\nEOF\n`,
+  (inner) => `echo \${x#$(${inner})}`,
 ];
 
 const composition = fc

@@ -28,6 +28,8 @@ export const PROBLEM_REASONS: Readonly<Record<ShellProblemKind, string>> = {
   over_budget: 'the command is too large or too deeply nested to analyse',
   function_definition: 'the command defines a shell function, which can replace any command',
   arithmetic_string: 'a quoted string sits where bash evaluates arithmetic, which can run commands',
+  arithmetic_variable:
+    'bash evaluates a variable as arithmetic, which runs commands hidden in its value',
   indirect_expansion:
     'a variable is expanded indirectly, which can run commands hidden in its value',
   unsupported_syntax: 'the command uses shell syntax the analysis does not follow',

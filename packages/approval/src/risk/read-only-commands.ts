@@ -110,6 +110,23 @@ function operandCountVeto(max: number, reason: string): (split: SplitArguments) 
 
 const GIT_FREE_TEXT: ReadOnlySpec = { operands: 'none' };
 
+const DYNAMIC_OPTIONS =
+  'has arguments computed at run time, which could turn on an option that writes or runs code';
+
+// For commands whose operands are not otherwise checked: a word known only at run time could be
+// the one option that makes them unsafe (`tree -$(echo o) /etc/x`).
+function dynamicVeto(_split: SplitArguments, args: readonly ShellWord[]): string | null {
+  return args.some((arg) => arg.value === null) ? DYNAMIC_OPTIONS : null;
+}
+
+const TEST: ReadOnlySpec = {
+  operands: 'none',
+  veto: firstVeto(
+    optionVeto(['-v', '-R'], 'evaluates a variable subscript, which can run commands (test -v)'),
+    dynamicVeto,
+  ),
+};
+
 /**
  * Commands known to only read, and how each is checked. Anything not listed needs approval.
  *
@@ -124,7 +141,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
   tree: {
     operands: 'names',
     valued: ['-L', '-P', '-I', '-o', '--charset', '--filelimit'],
-    veto: optionVeto(['-o'], 'writes its listing to a file (tree -o)'),
+    veto: firstVeto(optionVeto(['-o'], 'writes its listing to a file (tree -o)'), dynamicVeto),
   },
   cat: { operands: 'contents' },
   head: { operands: 'contents', valued: ['-n', '-c', '--lines', '--bytes'], numeric: true },
@@ -212,14 +229,20 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
     veto: sedVeto,
   },
   echo: { operands: 'none' },
-  printf: { operands: 'none', veto: optionVeto(['-v'], 'sets a shell variable (printf -v)') },
+  printf: {
+    operands: 'none',
+    veto: firstVeto(optionVeto(['-v'], 'sets a shell variable (printf -v)'), (_split, args) =>
+      // Options come before the format; a format computed at run time could be `-v`.
+      args[0] !== undefined && args[0].value === null ? DYNAMIC_OPTIONS : null,
+    ),
+  },
   pwd: { operands: 'none' },
   true: { operands: 'none' },
   exit: { operands: 'none' },
   false: { operands: 'none' },
   ':': { operands: 'none' },
-  test: { operands: 'none' },
-  '[': { operands: 'none' },
+  test: TEST,
+  '[': TEST,
   sleep: { operands: 'none' },
   exec: { operands: 'none' },
   basename: { operands: 'none' },
@@ -230,10 +253,11 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
   type: { operands: 'none' },
   command: {
     operands: 'none',
-    veto: (split, args) =>
+    veto: firstVeto(dynamicVeto, (split, args) =>
       args.length === 0 || hasOption(split.options, ['-v', '-V'])
         ? null
         : 'runs a command the analysis could not unwrap',
+    ),
   },
   whoami: { operands: 'none' },
   id: { operands: 'none' },
@@ -245,14 +269,17 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
     operands: 'none',
     valued: ['-d', '--date', '-f', '--file', '-r', '--reference'],
     reads: ['-f', '--file', '-r', '--reference'],
-    veto: optionVeto(['-s', '--set'], 'sets the system clock (date -s)'),
+    veto: firstVeto(optionVeto(['-s', '--set'], 'sets the system clock (date -s)'), dynamicVeto),
   },
   stat: { operands: 'names', valued: ['-c', '--format', '--printf'] },
   file: {
     operands: 'names',
     valued: ['-m', '--magic-file', '-F', '--separator', '-f', '--files-from'],
     reads: ['-m', '--magic-file', '-f', '--files-from'],
-    veto: optionVeto(['-C', '--compile'], 'writes a compiled magic file (file -C)'),
+    veto: firstVeto(
+      optionVeto(['-C', '--compile'], 'writes a compiled magic file (file -C)'),
+      dynamicVeto,
+    ),
   },
   du: {
     operands: 'names',
@@ -288,6 +315,10 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlySpec>> = {
       '--to-file',
     ],
     reads: ['-X', '--exclude-from', '--from-file', '--to-file'],
+    veto: optionVeto(
+      ['-r', '--recursive'],
+      'compares directories recursively, which reads hidden files such as .env too',
+    ),
   },
   cmp: { operands: 'contents', valued: ['-i', '-n'] },
   comm: { operands: 'contents' },

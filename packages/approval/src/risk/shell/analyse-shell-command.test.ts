@@ -63,6 +63,17 @@ describe('analyseShellCommand', () => {
     ]);
   });
 
+  it('finds commands the grammar leaves as text: expansion patterns, escaped backticks, heredoc backticks', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    expect(await programs('echo ${x#$(p1)} ${x:-`p2`}')).toEqual(['echo', 'p1', 'p2']);
+    expect(await programs('echo `echo \\`p3\\``')).toEqual(['echo', 'echo', 'p3']);
+    expect(await programs('cat <<EOF\n`p4`\nEOF')).toEqual(['cat', 'p4']);
+    expect(await programs("cat <<'EOF'\n`p4`\nEOF")).toEqual(['cat']);
+    // Quoted or escaped, nothing runs.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    expect(await programs('echo ${x#\'$(p5)\'} "\\`p6\\`"')).toEqual(['echo']);
+  });
+
   it('records a payload known only at run time without guessing at it', async () => {
     const analysis = await analyseShellCommand('eval "$CODE"; bash -c "$(cat x)"');
     expect(analysis.commands.flatMap((found) => found.payloads)).toEqual([
@@ -85,6 +96,19 @@ describe('analyseShellCommand', () => {
       null,
       'echo',
       null,
+    ]);
+  });
+
+  it('expands brace lists into separate words, as bash does before running anything', async () => {
+    const [find] = (await analyseShellCommand('find . {-delete,-name} x')).commands;
+    expect(find?.args.map((arg) => arg.value)).toEqual(['.', '-delete', '-name', 'x']);
+    expect((await analyseShellCommand("echo '{a,b}' \\{c,d\\}")).commands[0]?.args.length).toBe(2);
+    const { problems } = await analyseShellCommand('test {-v,$x}');
+    expect(problems).toEqual([
+      {
+        kind: 'unsupported_syntax',
+        detail: 'a brace expansion around a value known only at run time: `{-v,$x}`',
+      },
     ]);
   });
 
@@ -169,6 +193,19 @@ describe('analyseShellCommand', () => {
       'indirect_expansion',
       'indirect_expansion',
     ]);
+  });
+
+  it('reports variables where bash evaluates arithmetic, except special parameters', async () => {
+    const details = async (command: string) =>
+      (await analyseShellCommand(command)).problems
+        .filter((problem) => problem.kind === 'arithmetic_variable')
+        .map((problem) => problem.detail);
+    expect(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+      await details('echo $((x)) $(($Y)) ${s:o:l} ${a[i]}; (( z > 1 )); [[ w -lt 2 ]]'),
+    ).toEqual(['x', 'Y', 'o', 'l', 'i', 'z', 'w']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    expect(await details('echo $(( $? + $# + 1 )) ${s:1:2} ${s:-x}; [[ $? -eq 0 ]]')).toEqual([]);
   });
 
   it('reports a line continuation inside a word, which bash joins but the grammar splits', async () => {

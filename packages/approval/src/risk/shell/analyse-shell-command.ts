@@ -1,10 +1,11 @@
 import { type AnalysisBudget, bracketNesting, DEFAULT_ANALYSIS_BUDGET } from './analysis-budget.js';
 import { bashParser } from './bash-parser.js';
-import { overBudget, type WalkContext, type WalkState, walkTree } from './extract-commands.js';
+import { walkTree } from './extract-commands.js';
 import { codePointLabel, findInvisibleCharacters } from './invisible-characters.js';
 import type { ShellProblem } from './shell-problem.js';
 import type { ShellRedirect } from './shell-redirect.js';
 import type { SimpleCommand } from './simple-command.js';
+import { overBudget, type WalkContext, type WalkState } from './walk-state.js';
 
 /**
  * A shell command read as a program: every simple command in it (nested ones and payloads

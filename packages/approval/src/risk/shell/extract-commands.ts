@@ -1,49 +1,15 @@
 import type { Node } from 'web-tree-sitter';
-import type { AnalysisBudget } from './analysis-budget.js';
-import { commandBaseName, unwrapCommand } from './command-wrappers.js';
-import { findExecCommands, payloadsOf } from './shell-payloads.js';
-import type { ShellProblem, ShellProblemKind } from './shell-problem.js';
+import { analyseHeredocBackticks, analyseOpaqueText, checkExpansion } from './hidden-code.js';
+import {
+  addCommand,
+  assignmentOf,
+  redirectsUnder,
+  visitCommand,
+  visitDeclaration,
+} from './record-command.js';
 import { REDIRECT_NODE_TYPES, redirectOf, type ShellRedirect } from './shell-redirect.js';
-import { literalWord, type ShellWord, wordOf } from './shell-word.js';
-import type { ShellAssignment, SimpleCommand, SimpleCommandKind } from './simple-command.js';
 import { snippet } from './snippet.js';
-
-/**
- * Where the walker is: which substitutions and payloads it is inside, the pipeline stage, and
- * whether bash evaluates the text as arithmetic or as a `[[ ]]` test.
- *
- * @example
- * const top: WalkContext = { origin: [], pipeline: null, arithmetic: false, test: false, payloadDepth: 0 };
- */
-export interface WalkContext {
-  readonly origin: readonly string[];
-  readonly pipeline: { readonly id: number; readonly stage: number } | null;
-  readonly arithmetic: boolean;
-  readonly test: boolean;
-  readonly payloadDepth: number;
-}
-
-/**
- * What one analysis has found so far, shared by the program and every payload inside it.
- *
- * @example
- * const state: WalkState = { budget, deadline, now, commands: [], redirects: [], problems: [],
- *   analysePayload, nodes: 0, pipelines: 0, stopped: false };
- */
-export interface WalkState {
-  readonly budget: AnalysisBudget;
-  readonly deadline: number;
-  readonly now: () => number;
-  readonly commands: SimpleCommand[];
-  readonly redirects: ShellRedirect[];
-  readonly problems: ShellProblem[];
-  /** Parses and walks a payload; provided by the analysis, which owns the parser. */
-  readonly analysePayload: (text: string, context: WalkContext) => void;
-  nodes: number;
-  pipelines: number;
-  /** Set once a budget is exceeded: nothing more is walked. */
-  stopped: boolean;
-}
+import { overBudget, report, type WalkContext, type WalkState } from './walk-state.js';
 
 interface Frame {
   readonly node: Node;
@@ -55,144 +21,15 @@ interface Frame {
 }
 
 const CASE_TERMINATORS = new Set([';;', ';&', ';;&']);
-const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+// Test operators whose operands bash evaluates as arithmetic (`-v` and `-R` evaluate a subscript).
+const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v', '-R']);
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SUBSCRIPT_CODE = /\[[^\]]*(\$\(|`)/;
 const QUOTED = new Set(['raw_string', 'string', 'ansi_c_string', 'translated_string']);
 // Parents under which a variable_assignment is not a statement of its own.
 const ASSIGNMENT_OWNERS = new Set(['command', 'declaration_command']);
 // How often (in nodes) the clock is read; reading it every node would cost more than the walk.
 const CLOCK_EVERY = 256;
-
-function report(state: WalkState, kind: ShellProblemKind, detail: string): void {
-  if (!state.problems.some((problem) => problem.kind === kind && problem.detail === detail)) {
-    state.problems.push({ kind, detail });
-  }
-}
-
-/**
- * Stop the analysis because a limit was hit; what was found so far is still judged.
- *
- * @example
- * overBudget(state, 'the command nests payloads more than 5 deep');
- */
-export function overBudget(state: WalkState, detail: string): void {
-  report(state, 'over_budget', detail);
-  state.stopped = true;
-}
-
-function assignmentOf(node: Node): ShellAssignment {
-  const name = node.childForFieldName('name');
-  const value = node.childForFieldName('value');
-  return {
-    name: name?.text ?? '',
-    value: value === null ? '' : wordOf(value).value,
-    text: node.text,
-  };
-}
-
-// A redirect node and the file redirects nested inside a heredoc redirect (`cat <<EOF > out`).
-function redirectsUnder(node: Node): ShellRedirect[] {
-  const nested = node.type === 'heredoc_redirect' ? node.childrenForFieldName('redirect') : [];
-  return [
-    redirectOf(node),
-    ...nested.filter((child) => REDIRECT_NODE_TYPES.has(child.type)).map(redirectOf),
-  ];
-}
-
-interface CommandParts {
-  readonly kind: SimpleCommandKind;
-  readonly text: string;
-  readonly name: ShellWord | null;
-  readonly args: readonly ShellWord[];
-  readonly assignments: readonly ShellAssignment[];
-  readonly redirects: readonly ShellRedirect[];
-}
-
-// Unwraps, records, and follows what the command runs in turn (payloads, `find -exec`).
-function addCommand(parts: CommandParts, context: WalkContext, state: WalkState): void {
-  const unwrapped = parts.name === null ? null : unwrapCommand(parts.name, parts.args);
-  const program = unwrapped?.name.value ?? null;
-  const args = unwrapped?.args ?? parts.args;
-  const payloads = program === null ? [] : payloadsOf(program, args, parts.redirects);
-  state.commands.push({
-    kind: parts.kind,
-    text: parts.text,
-    name: unwrapped?.name ?? null,
-    program,
-    args,
-    assignments: [...parts.assignments, ...(unwrapped?.assignments ?? [])],
-    redirects: parts.redirects,
-    wrappers: unwrapped?.wrappers ?? [],
-    ...(unwrapped?.problem === undefined ? {} : { unwrapProblem: unwrapped.problem }),
-    origin: context.origin,
-    pipeline: context.pipeline,
-    payloads,
-  });
-  for (const payload of payloads) {
-    if (payload.text === null || state.stopped) continue;
-    state.analysePayload(payload.text, { ...context, origin: [...context.origin, payload.via] });
-  }
-  if (program !== null && commandBaseName(program) === 'find') {
-    const inner = { ...context, origin: [...context.origin, 'find -exec'] };
-    for (const [name, ...rest] of findExecCommands(args)) {
-      if (name === undefined) continue;
-      const text = [name, ...rest].map((word) => word.text).join(' ');
-      addCommand(
-        { kind: 'command', text, name, args: rest, assignments: [], redirects: [] },
-        inner,
-        state,
-      );
-    }
-  }
-}
-
-function visitCommand(
-  node: Node,
-  context: WalkContext,
-  state: WalkState,
-  inherited: readonly ShellRedirect[],
-): void {
-  const nameNode = node.childForFieldName('name');
-  const word = nameNode === null ? null : (nameNode.firstNamedChild ?? nameNode);
-  // A name the parser had to invent (`ls &&`) is already a syntax error, not a command.
-  const name = word === null || word.isMissing ? null : wordOf(word);
-  const args = node.childrenForFieldName('argument').map(wordOf);
-  const assignments = node.children
-    .filter((child) => child.type === 'variable_assignment')
-    .map(assignmentOf);
-  const redirects = [
-    ...node.childrenForFieldName('redirect').flatMap(redirectsUnder),
-    ...inherited,
-  ];
-  const kind: SimpleCommandKind =
-    name !== null ? 'command' : assignments.length > 0 ? 'assignment' : 'redirection';
-  addCommand({ kind, text: node.text, name, args, assignments, redirects }, context, state);
-}
-
-function visitDeclaration(node: Node, context: WalkContext, state: WalkState): void {
-  const keyword = node.children.find((child) => !child.isNamed)?.type ?? node.type;
-  const args = node.namedChildren.map(wordOf);
-  addCommand(
-    {
-      kind: 'declaration',
-      text: node.text,
-      name: literalWord(keyword),
-      args,
-      assignments: [],
-      redirects: [],
-    },
-    context,
-    state,
-  );
-}
-
-function checkExpansion(node: Node, state: WalkState): void {
-  const tokens = node.children.map((child) => (child.isNamed ? '' : child.type));
-  // `${!name}` reads the variable named by name's value; `${name@P}` expands it as a prompt.
-  // Both evaluate text at run time, and a subscript in that text runs command substitutions.
-  const indirect = tokens[1] === '!';
-  const prompt = tokens.some((token, index) => token === '@' && tokens[index + 1] === 'P');
-  if (indirect || prompt) report(state, 'indirect_expansion', snippet(node.text));
-}
 
 // Checks a node for problems of its own and records what it stands for; returns the context its
 // children are walked in, or null when they need no walk. `type` is read once by the caller:
@@ -206,8 +43,23 @@ function visit(frame: Frame, type: string, errors: boolean, state: WalkState): W
   if (CASE_TERMINATORS.has(type) && frame.parentType !== 'case_item') {
     report(state, 'syntax_error', `\`${type}\` outside a case statement`);
   }
-  if (context.arithmetic && QUOTED.has(type))
+  if (context.arithmetic && QUOTED.has(type)) {
     report(state, 'arithmetic_string', snippet(node.text));
+  }
+  // `[ $op 'a[$(cmd)]' ]` with op=-v evaluates the subscript: in a test, such text is suspect
+  // whatever operator the analysis can see.
+  if (context.test && (QUOTED.has(type) || type === 'word') && SUBSCRIPT_CODE.test(node.text)) {
+    report(state, 'arithmetic_string', snippet(node.text));
+  }
+  // `$((x))` evaluates x's value as arithmetic too, and `a[$(cmd)]` in it runs cmd: a loop
+  // variable (`for x in 'a[$(cmd)]'`) or an inherited one can carry it. `$?` and friends are
+  // special_variable_name nodes and cannot.
+  if (
+    context.arithmetic &&
+    (type === 'variable_name' || (type === 'word' && IDENTIFIER.test(node.text)))
+  ) {
+    report(state, 'arithmetic_variable', node.text);
+  }
   if (REDIRECT_NODE_TYPES.has(type)) state.redirects.push(redirectOf(node));
   switch (type) {
     case 'comment':
@@ -243,14 +95,32 @@ function visit(frame: Frame, type: string, errors: boolean, state: WalkState): W
         snippet(node.childForFieldName('name')?.text ?? node.text),
       );
       return context;
-    case 'command_substitution':
-      return {
+    case 'command_substitution': {
+      const inner = {
         ...context,
         origin: [...context.origin, 'command substitution'],
         pipeline: null,
         arithmetic: false,
         test: false,
       };
+      // Inside backticks bash first turns \` \$ \\ into ` $ \, so `echo \`rm x\`` nests a
+      // substitution the grammar reads as plain words: analyse the unescaped text instead.
+      const text = node.text;
+      if (text.startsWith('`') && /\\[`$\\]/.test(text)) {
+        state.analysePayload(text.slice(1, -1).replace(/\\([`$\\])/g, '$1'), inner);
+        return null;
+      }
+      return inner;
+    }
+    case 'heredoc_redirect':
+      analyseHeredocBackticks(node, context, state);
+      return context;
+    case 'word':
+    case 'regex':
+    case 'extglob_pattern':
+    case 'string_content':
+      analyseOpaqueText(node, type, context, state);
+      return context;
     case 'process_substitution':
       return {
         ...context,
@@ -265,7 +135,8 @@ function visit(frame: Frame, type: string, errors: boolean, state: WalkState): W
       return node.firstChild?.type === '((' ? { ...context, arithmetic: true } : context;
     case 'test_command':
       return { ...context, test: true };
-    case 'binary_expression': {
+    case 'binary_expression':
+    case 'unary_expression': {
       const operator = node.childForFieldName('operator')?.text ?? '';
       return context.test && ARITHMETIC_TESTS.has(operator)
         ? { ...context, arithmetic: true }
@@ -318,6 +189,15 @@ function childFrames(frame: Frame, type: string, inner: WalkContext, state: Walk
         depth,
         parentType,
       }));
+    }
+    case 'expansion': {
+      // `${x:offset:length}`: what follows the `:` operator is arithmetic.
+      let offset = false;
+      return children.map((child) => {
+        if (child.type === ':') offset = true;
+        const context = offset && child.isNamed ? { ...inner, arithmetic: true } : inner;
+        return { node: child, context, depth, parentType };
+      });
     }
     case 'redirected_statement': {
       const body = node.childForFieldName('body');

@@ -6,6 +6,8 @@
  * - `over_budget`: too long, too deep or too slow to analyse;
  * - `function_definition`: a function, which can shadow any command;
  * - `arithmetic_string`: a quoted string where bash evaluates arithmetic, which can run commands;
+ * - `arithmetic_variable`: a variable where bash evaluates arithmetic: its value is evaluated too,
+ *   and a subscript in it (`a[$(cmd)]`) runs commands;
  * - `indirect_expansion`: `${!name}` or `${name@P}`, which evaluate a variable's value;
  * - `unsupported_syntax`: a construct the analysis does not follow.
  *
@@ -18,6 +20,7 @@ export type ShellProblemKind =
   | 'over_budget'
   | 'function_definition'
   | 'arithmetic_string'
+  | 'arithmetic_variable'
   | 'indirect_expansion'
   | 'unsupported_syntax';
 
