@@ -193,6 +193,8 @@ describe('command names and wrappers', () => {
       await verdictsOf([
         'export PATH=/w/bin:$PATH; ls',
         'declare -x PAGER=less; git status',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+        ': ${GIT_EXTERNAL_DIFF:=./x}; git diff',
         "alias ls='rm -rf x'; ls",
         'function ls { rm -rf x; }; ls',
         "trap 'rm -rf x' EXIT; ls",
@@ -200,6 +202,7 @@ describe('command names and wrappers', () => {
     ).toEqual({
       'export PATH=/w/bin:$PATH; ls': 'approval_required',
       'declare -x PAGER=less; git status': 'approval_required',
+      ': ${GIT_EXTERNAL_DIFF:=./x}; git diff': 'approval_required',
       // The alias value, the function body and the trap handler are analysed too.
       "alias ls='rm -rf x'; ls": 'deny',
       'function ls { rm -rf x; }; ls': 'deny',

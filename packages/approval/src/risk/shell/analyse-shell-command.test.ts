@@ -74,6 +74,23 @@ describe('analyseShellCommand', () => {
     expect(await programs('echo ${x#\'$(p5)\'} "\\`p6\\`"')).toEqual(['echo']);
   });
 
+  it('records assignments wherever they are: statements, prefixes and assigning expansions', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
+    const analysis = await analyseShellCommand('a=1; B=2 ls; : ${C:=3} ${D=4} ${E:-5}');
+    expect(
+      analysis.commands.map((found) => [
+        found.kind,
+        found.assignments.map((assignment) => assignment.name),
+      ]),
+    ).toEqual([
+      ['assignment', ['a']],
+      ['command', ['B']],
+      ['command', []],
+      ['assignment', ['C']],
+      ['assignment', ['D']],
+    ]);
+  });
+
   it('records a payload known only at run time without guessing at it', async () => {
     const analysis = await analyseShellCommand('eval "$CODE"; bash -c "$(cat x)"');
     expect(analysis.commands.flatMap((found) => found.payloads)).toEqual([

@@ -143,7 +143,7 @@ function visit(frame: Frame, type: string, errors: boolean, state: WalkState): W
         : context;
     }
     case 'expansion':
-      checkExpansion(node, state);
+      checkExpansion(node, context, state);
       return context;
     default:
       return context;

@@ -1,14 +1,7 @@
 import type { Node } from 'web-tree-sitter';
+import { addCommand } from './record-command.js';
 import { snippet } from './snippet.js';
-import { report, type WalkContext, type WalkState } from './walk-state.js';
-
-/**
- * The origin of commands found in expansion text the grammar did not parse.
- *
- * @example
- * command.origin.at(-1) === EXPANSION_ORIGIN;
- */
-export const EXPANSION_ORIGIN = 'expansion';
+import { EXPANSION_ORIGIN, report, type WalkContext, type WalkState } from './walk-state.js';
 
 const SUBSTITUTION = /\$\(|`|\$\[|[<>]\(/;
 
@@ -66,13 +59,31 @@ export function analyseHeredocBackticks(node: Node, context: WalkContext, state:
 }
 
 /**
- * Report `${!name}` and `${name@P}`, which evaluate a variable's value at run time.
+ * Report `${!name}` and `${name@P}`, which evaluate a variable's value at run time, and record
+ * `${name:=value}` as the assignment it is.
  *
  * @example
- * checkExpansion(expansionNode, state);
+ * checkExpansion(expansionNode, context, state);
  */
-export function checkExpansion(node: Node, state: WalkState): void {
+export function checkExpansion(node: Node, context: WalkContext, state: WalkState): void {
   const tokens = node.children.map((child) => (child.isNamed ? '' : child.type));
+  // `${x:=value}` and `${x=value}` assign x, which later commands read: an assignment.
+  if (tokens.includes(':=') || tokens.includes('=')) {
+    const name = node.children.find((child) => child.type === 'variable_name')?.text ?? '';
+    const assignment = { name, value: null, text: node.text };
+    addCommand(
+      {
+        kind: 'assignment',
+        text: node.text,
+        name: null,
+        args: [],
+        assignments: [assignment],
+        redirects: [],
+      },
+      context,
+      state,
+    );
+  }
   // `${!name}` reads the variable named by name's value; `${name@P}` expands it as a prompt.
   // Both evaluate text at run time, and a subscript in that text runs command substitutions.
   const indirect = tokens[1] === '!';

@@ -1,12 +1,11 @@
 import type { Node } from 'web-tree-sitter';
 import { commandBaseName, unwrapCommand } from './command-wrappers.js';
-import { EXPANSION_ORIGIN } from './hidden-code.js';
 import { findExecCommands, payloadsOf } from './shell-payloads.js';
 import { REDIRECT_NODE_TYPES, redirectOf, type ShellRedirect } from './shell-redirect.js';
 import { literalWord, type ShellWord, wordOf, wordsOf } from './shell-word.js';
 import type { ShellAssignment, SimpleCommandKind } from './simple-command.js';
 import { snippet } from './snippet.js';
-import { report, type WalkContext, type WalkState } from './walk-state.js';
+import { EXPANSION_ORIGIN, report, type WalkContext, type WalkState } from './walk-state.js';
 
 /**
  * A `NAME=value` node as an assignment (its value `null` when computed at run time).
@@ -57,7 +56,7 @@ export function addCommand(parts: CommandParts, context: WalkContext, state: Wal
   const unwrapped = parts.name === null ? null : unwrapCommand(parts.name, parts.args);
   const program = unwrapped?.name.value ?? null;
   const args = unwrapped?.args ?? parts.args;
-  // The no-op that carries re-read expansion text (see hidden-code.ts) is not the user's command.
+  // The no-op that carries re-read expansion text is not the user's command.
   if (program === ':' && context.origin.at(-1) === EXPANSION_ORIGIN) return;
   const payloads = program === null ? [] : payloadsOf(program, args, parts.redirects);
   state.commands.push({

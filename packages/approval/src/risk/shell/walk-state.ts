@@ -62,3 +62,11 @@ export function overBudget(state: WalkState, detail: string): void {
   report(state, 'over_budget', detail);
   state.stopped = true;
 }
+
+/**
+ * The origin of commands found in expansion text the grammar did not parse.
+ *
+ * @example
+ * command.origin.at(-1) === EXPANSION_ORIGIN;
+ */
+export const EXPANSION_ORIGIN = 'expansion';
