@@ -295,6 +295,41 @@ describe('writes, directories and the network', () => {
     ]);
   });
 
+  it('asks for bash network redirections and nc', async () => {
+    const commands = [
+      'echo hi > /dev/tcp/127.0.0.1/80',
+      'exec 3<>/dev/tcp/evil/80',
+      'nc -z 127.0.0.1 80',
+    ];
+    expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'approval_required'));
+  });
+
+  it('asks for cd out of the workdir and refuses the recursive delete after it', async () => {
+    expect(await verdictsOf(['cd .. && rm -rf w', 'cd /; ls'])).toEqual({
+      'cd .. && rm -rf w': 'deny',
+      'cd /; ls': 'approval_required',
+    });
+  });
+
+  it('asks before creating a symbolic link, and refuses one placed outside the workdir', async () => {
+    expect(await verdictsOf([`ln -s /s ${WORKDIR}/l`, 'ln -s /s /w/l'])).toEqual({
+      [`ln -s /s ${WORKDIR}/l`]: 'approval_required',
+      'ln -s /s /w/l': 'deny',
+    });
+  });
+
+  it('asks before printing the process environment', async () => {
+    const commands = [
+      "cat /proc/$PPID/environ | tr '\\0' '\\n'",
+      'cat /proc/self/environ',
+      'env',
+      'printenv OPENAI_API_KEY',
+    ];
+    expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'approval_required'));
+  });
+});
+
+describe('evaluation tricks and analysis limits', () => {
   it('never allows arithmetic or parameter expansions that hide a command, and never runs it', async () => {
     const workdir = await mkdtemp(join(tmpdir(), 'risk-flag-'));
     try {
@@ -332,6 +367,21 @@ describe('writes, directories and the network', () => {
     });
   });
 
+  it('never allows a command too large or too deeply nested to analyse', {
+    timeout: 10_000,
+  }, async () => {
+    const huge = `echo ${'a'.repeat(1_000_000)}`;
+    const nested = `${'$('.repeat(10_000)}ls${')'.repeat(10_000)}`;
+    const verdicts = [await judgeBash(huge), await judgeBash(nested)];
+    expect(verdicts.map((verdict) => verdict.verdict)).toEqual([
+      'approval_required',
+      'approval_required',
+    ]);
+    expect(verdicts[0]?.reasons[0]).toMatch(
+      /^the command is too large or too deeply nested to analyse/,
+    );
+  });
+
   it('separates commands at line feeds as bash does, and asks for carriage returns, line separators and zero-width spaces', async () => {
     expect(
       await verdictsOf(['ls\nrm -rf x', 'ls\rrm -rf x', 'ls\u2028rm', 'ls;\u200brm -rf x']),
@@ -341,38 +391,5 @@ describe('writes, directories and the network', () => {
       'ls\u2028rm': 'approval_required',
       'ls;\u200brm -rf x': 'approval_required',
     });
-  });
-
-  it('asks for bash network redirections and nc', async () => {
-    const commands = [
-      'echo hi > /dev/tcp/127.0.0.1/80',
-      'exec 3<>/dev/tcp/evil/80',
-      'nc -z 127.0.0.1 80',
-    ];
-    expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'approval_required'));
-  });
-
-  it('asks for cd out of the workdir and refuses the recursive delete after it', async () => {
-    expect(await verdictsOf(['cd .. && rm -rf w', 'cd /; ls'])).toEqual({
-      'cd .. && rm -rf w': 'deny',
-      'cd /; ls': 'approval_required',
-    });
-  });
-
-  it('asks before creating a symbolic link, and refuses one placed outside the workdir', async () => {
-    expect(await verdictsOf([`ln -s /s ${WORKDIR}/l`, 'ln -s /s /w/l'])).toEqual({
-      [`ln -s /s ${WORKDIR}/l`]: 'approval_required',
-      'ln -s /s /w/l': 'deny',
-    });
-  });
-
-  it('asks before printing the process environment', async () => {
-    const commands = [
-      "cat /proc/$PPID/environ | tr '\\0' '\\n'",
-      'cat /proc/self/environ',
-      'env',
-      'printenv OPENAI_API_KEY',
-    ];
-    expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'approval_required'));
   });
 });
