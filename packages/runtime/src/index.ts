@@ -13,9 +13,11 @@
 export {
   Application,
   type HealthReport,
+  type ResumeRequest,
   type RunRequest,
   type SessionPlans,
 } from './app/application.js';
+export { effectiveApprovalProvider, type FrontEnd } from './app/approval-factory.js';
 export { type ApplicationOverrides, createApplication } from './app/create-application.js';
 export { createStderrLogger } from './app/stderr-logger.js';
 export { RUNTIME_VERSION } from './app/version.js';

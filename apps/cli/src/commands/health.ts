@@ -22,6 +22,7 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     `provider_reason=${report.provider.reason}`,
     `model=${report.provider.model}`,
     `tools=${report.tools.length > 0 ? report.tools.join(', ') : 'none'}`,
+    `approvals=${report.approvals}`,
     `state_dir=${report.stateDir}`,
     `workdir=${report.workdir}`,
     '',

@@ -1,7 +1,14 @@
 import { stat } from 'node:fs/promises';
 import {
+  type ApprovalRecord,
+  type ApprovalStatus,
+  listApprovals,
+  readApproval,
+} from '@tiny-claw/approval';
+import {
   type Agent,
   ConfigurationError,
+  cliSession,
   type LLMProvider,
   type PlanStore,
   type RunEventListener,
@@ -29,6 +36,25 @@ export interface RunRequest {
   /** Receives every event of the run (the terminal output, chat progress). */
   onEvent?: RunEventListener;
   signal?: AbortSignal;
+  /** Who asked for the run, recorded with approval requests (`cli:<user>`, a chat user's id). */
+  requestedBy?: string;
+}
+
+/**
+ * A decision on a paused call, from `tiny-claw approvals approve|reject` or a chat.
+ *
+ * @example
+ * const request: ResumeRequest = { decision: 'approve', actor: 'cli:alice', session: 'bugfix' };
+ */
+export interface ResumeRequest {
+  decision: 'approve' | 'reject';
+  actor: string;
+  reason?: string;
+  /** Session name the decision is made from; the default CLI session when omitted. */
+  session?: string;
+  chatId?: string;
+  onEvent?: RunEventListener;
+  signal?: AbortSignal;
 }
 
 /**
@@ -53,6 +79,8 @@ export interface HealthReport {
   version: string;
   provider: { name: string; reason: string; model: string };
   tools: string[];
+  /** Who decides on risky calls: `off`, `cli` (the terminal) or `feishu` (the chat). */
+  approvals: 'off' | 'cli' | 'feishu';
   stateDir: string;
   workdir: string;
   settings: SettingRow[];
@@ -72,17 +100,21 @@ export class Application {
   /** Why this provider was picked, e.g. `auto: no OPENAI_API_KEY … configured`. */
   readonly providerReason: string;
   readonly agent: Agent;
+  /** Who decides on risky calls in this application. */
+  readonly approvalProvider: 'off' | 'cli' | 'feishu';
   readonly #close: () => Promise<void>;
 
   constructor(parts: {
     settings: Settings;
     providerReason: string;
     agent: Agent;
+    approvalProvider?: 'off' | 'cli' | 'feishu';
     close?: () => Promise<void>;
   }) {
     this.settings = parts.settings;
     this.providerReason = parts.providerReason;
     this.agent = parts.agent;
+    this.approvalProvider = parts.approvalProvider ?? 'off';
     this.#close = parts.close ?? (async () => {});
   }
 
@@ -99,7 +131,59 @@ export class Application {
       ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }),
       ...(request.onEvent ? { onEvent: request.onEvent } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
     });
+  }
+
+  /**
+   * Decide on a paused call and continue its run (see `Agent.resume`): refused decisions throw an
+   * `ApprovalError` that says why, and nothing runs then.
+   *
+   * @example
+   * const result = await app.resumeApproval('ap_…', { decision: 'approve', actor: 'cli:alice' });
+   */
+  async resumeApproval(approvalId: string, request: ResumeRequest): Promise<RunResult> {
+    await this.#checkWorkdir();
+    return this.agent.resume(approvalId, {
+      decision: request.decision,
+      actor: request.actor,
+      session: checkedName(request.session),
+      ...(request.reason === undefined ? {} : { reason: request.reason }),
+      ...(request.chatId === undefined ? {} : { chatId: request.chatId }),
+      ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
+
+  /**
+   * The approval requests under the state dir, newest first, optionally of one status or one CLI
+   * session of this workdir.
+   *
+   * @example
+   * const pending = await app.approvals({ status: 'pending' });
+   */
+  async approvals(
+    filter: { status?: ApprovalStatus; session?: string } = {},
+  ): Promise<ApprovalRecord[]> {
+    const sessionKey =
+      filter.session === undefined
+        ? undefined
+        : (await cliSession(this.settings.workdir, filter.session)).key;
+    const records = await listApprovals(this.settings.stateDir, {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(sessionKey ? { sessionKey } : {}),
+    });
+    return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /**
+   * One approval request by id (validated before any file is read), or undefined.
+   *
+   * @example
+   * const record = await app.approval('ap_…');
+   */
+  approval(approvalId: string): Promise<ApprovalRecord | undefined> {
+    return readApproval(this.settings.stateDir, approvalId);
   }
 
   /**
@@ -132,6 +216,7 @@ export class Application {
         model: this.provider.model ?? this.settings.model ?? this.provider.name,
       },
       tools: [...this.agent.tools],
+      approvals: this.approvalProvider,
       stateDir: this.settings.stateDir,
       workdir: this.settings.workdir,
       settings: describeSettings(this.settings),

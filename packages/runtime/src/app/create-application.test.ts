@@ -126,3 +126,50 @@ describe('createApplication', () => {
     expect(RUNTIME_VERSION).toBe(manifest.version);
   });
 });
+
+describe('approvals in the application', () => {
+  const writeEnv = () =>
+    new ScriptedProvider({
+      turns: [
+        { tool_calls: [{ name: 'write', arguments: { path: '.env', content: 'TOKEN=1\n' } }] },
+        { text: 'env written' },
+        { tool_calls: [{ name: 'write', arguments: { path: '.env', content: 'TOKEN=2\n' } }] },
+        { text: 'left alone' },
+      ],
+    });
+
+  it('pauses a risky write, writes nothing, and runs it exactly once after approval', async () => {
+    const app = await createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,write' }), {
+      provider: writeEnv(),
+      logger: silent,
+    });
+    expect(app.health().approvals).toBe('cli');
+    const paused = await app.run({ prompt: 'set the token', requestedBy: 'cli:test' });
+    expect(paused).toMatchObject({ stopReason: 'approval_required' });
+    await expect(readFile(ws.path('.env'), 'utf8')).rejects.toThrow(/ENOENT/);
+    const records = await app.approvals({ status: 'pending' });
+    expect(records.map((r) => [r.id, r.toolName, r.requestedBy])).toEqual([
+      [paused.approvalId, 'write', 'cli:test'],
+    ]);
+    const resumed = await app.resumeApproval(paused.approvalId as string, {
+      decision: 'approve',
+      actor: 'cli:alice',
+    });
+    expect(resumed).toMatchObject({ stopReason: 'final', text: 'env written' });
+    expect(await readFile(ws.path('.env'), 'utf8')).toBe('TOKEN=1\n');
+    expect((await app.approval(paused.approvalId as string))?.status).toBe('consumed');
+    await expect(
+      app.resumeApproval(paused.approvalId as string, { decision: 'approve', actor: 'cli:alice' }),
+    ).rejects.toMatchObject({ refusal: 'already_handled' });
+  });
+
+  it('never pauses when approvals are off', async () => {
+    const app = await createApplication(
+      settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,write', TINY_CLAW_APPROVAL_PROVIDER: 'off' }),
+      { provider: writeEnv(), logger: silent },
+    );
+    expect(app.health().approvals).toBe('off');
+    expect((await app.run({ prompt: 'x' })).stopReason).toBe('final');
+    expect(await readFile(ws.path('.env'), 'utf8')).toBe('TOKEN=1\n');
+  });
+});

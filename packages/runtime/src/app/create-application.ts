@@ -2,6 +2,11 @@ import { createAgent, createFileStore, type LLMProvider, type Logger } from '@ti
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { Application, assertWorkdir } from './application.js';
+import {
+  createRuntimeApprovals,
+  effectiveApprovalProvider,
+  type FrontEnd,
+} from './approval-factory.js';
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { createStderrLogger } from './stderr-logger.js';
@@ -17,6 +22,8 @@ import { createRuntimeTracing } from './tracer-factory.js';
 export interface ApplicationOverrides {
   provider?: LLMProvider;
   logger?: Logger;
+  /** Which front end assembles it (default `cli`): decides what `TINY_CLAW_APPROVAL_PROVIDER=auto` means. */
+  front?: FrontEnd;
 }
 
 /**
@@ -51,6 +58,8 @@ export async function createApplication(
     providerReason = choice.reason;
   }
   const tracing = await createRuntimeTracing(settings, logger);
+  const front = overrides.front ?? 'cli';
+  const approvals = createRuntimeApprovals(settings, front);
   const agent = createAgent({
     provider,
     tools,
@@ -58,6 +67,7 @@ export async function createApplication(
     workdir: settings.workdir,
     store: createFileStore(settings.stateDir, { logger }),
     tracer: tracing.tracer,
+    ...(approvals ? { approvals } : {}),
     logger,
     maxTokens: settings.maxTokens,
     maxParallelTools: settings.maxParallelTools,
@@ -68,5 +78,11 @@ export async function createApplication(
     // Providers without a price table of their own (echo, scripted, injected) price from the file.
     ...(prices ? { prices } : {}),
   });
-  return new Application({ settings, providerReason, agent, close: tracing.close });
+  return new Application({
+    settings,
+    providerReason,
+    agent,
+    approvalProvider: effectiveApprovalProvider(settings, front),
+    close: tracing.close,
+  });
 }
