@@ -19,6 +19,7 @@ import {
 } from '@tiny-claw/core';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
 import type { Settings } from '../settings/settings-schema.js';
+import { describeShellCommand } from './shell-command-view.js';
 import { RUNTIME_VERSION } from './version.js';
 
 /**
@@ -184,6 +185,21 @@ export class Application {
    */
   approval(approvalId: string): Promise<ApprovalRecord | undefined> {
     return readApproval(this.settings.stateDir, approvalId);
+  }
+
+  /**
+   * The simple commands a bash command would run, read with the risk policy's shell analysis, so
+   * a front end can show a person what a paused `bash` call does. Nothing runs.
+   *
+   * @example
+   * const { commands } = await app.describeShellCommand('npm test && git push --force');
+   * commands.map((c) => c.text); // ['npm test', 'git push --force']
+   */
+  // The shape is spelled out (not the helper's interface) so the public surface stays in this class.
+  describeShellCommand(
+    command: string,
+  ): Promise<{ commands: Array<{ text: string; origin: string[] }>; problems: string[] }> {
+    return describeShellCommand(command);
   }
 
   /**
