@@ -120,4 +120,55 @@ describe('terminal output', () => {
     );
     expect(out.stderr).toBe('');
   });
+
+  it('shows a paused call as waiting for approval, not as a failure', () => {
+    const { out, emit } = capture(false);
+    const paused: RunEvent = {
+      ...(toolEnd({ content: 'this tool call needs approval', isError: true }) as Extract<
+        RunEvent,
+        { type: 'tool.end' }
+      >),
+      status: 'suspended',
+    };
+    emit(start(), toolStart(call), paused, {
+      type: 'approval.required',
+      runId: 'r',
+      step: 1,
+      call,
+      index: 0,
+      approvalId: 'ap_1',
+      checkpointId: 'cp_1',
+      summary: 'this tool call needs approval',
+    });
+    expect(out.stderr).toBe('→ read {"path":"a.txt"}\n⏸ read waits for approval (request ap_1)\n');
+  });
+
+  it('says who decided a resumed call, and why it was rejected', () => {
+    const { out, emit } = capture(false);
+    const resumed = (decision: 'approve' | 'reject', reason?: string): RunEvent => ({
+      type: 'approval.resumed',
+      runId: 'r',
+      approvalId: 'ap_1',
+      checkpointId: 'cp_1',
+      decision,
+      actor: 'cli:alice',
+      waitMs: 5,
+      call,
+      ...(reason === undefined ? {} : { reason }),
+    });
+    emit(start(), resumed('approve'), resumed('reject', 'not \x1b[31mnow'));
+    expect(out.stderr).toBe(
+      '✓ read approved by cli:alice (request ap_1)\n✗ read rejected by cli:alice: not \\x1b[31mnow (request ap_1)\n',
+    );
+  });
+
+  it('shows escape sequences in tool results and model text as text', () => {
+    const { out, emit } = capture(false);
+    emit(
+      start(),
+      answer('look \x1b[2J here', [call]),
+      toolEnd({ content: 'bad \x1b]0;title\x07 path\nmore', isError: true }),
+    );
+    expect(out.stderr).toBe('look \\x1b[2J here\n← read failed: bad \\x1b]0;title\\x07 path\n');
+  });
 });

@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventListener, ToolCall } from '@tiny-claw/core';
+import { printable } from './terminal-text.js';
 
 const ARGS_PREVIEW = 160;
 
@@ -53,19 +54,38 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
           return;
         }
         // Piped output: the final answer goes to stdout at the end; text beside tool calls is progress.
-        if (toolCalls > 0 && text.trim()) stderr(`${text.trim()}\n`);
+        if (toolCalls > 0 && text.trim())
+          stderr(`${printable(text.trim(), { multiline: true })}\n`);
         return;
       }
       case 'tool.start':
-        stderr(`${paint('36', `→ ${event.call.name}`)} ${previewArgs(event.call)}\n`);
+        stderr(`${paint('36', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}\n`);
         return;
       case 'tool.end': {
         const { call, output } = event;
-        const firstLine = output.content.split('\n', 1)[0] ?? '';
+        // A paused call is not a failure; `approval.required` says what happens next.
+        if (event.status === 'suspended') return;
+        const firstLine = printable(output.content.split('\n', 1)[0] ?? '');
         const summary = output.isError
-          ? paint('31', `← ${call.name} failed: ${truncate(firstLine, 200)}`)
-          : paint('32', `← ${call.name} ok (${output.content.length} chars)`);
+          ? paint('31', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
+          : paint('32', `← ${printable(call.name)} ok (${output.content.length} chars)`);
         stderr(`${summary}\n`);
+        return;
+      }
+      case 'approval.required':
+        stderr(
+          `${paint('33', `⏸ ${printable(event.call.name)} waits for approval`)} ${paint('2', `(request ${event.approvalId})`)}\n`,
+        );
+        return;
+      case 'approval.resumed': {
+        const verdict =
+          event.decision === 'approve'
+            ? paint('32', `✓ ${printable(event.call.name)} approved by ${printable(event.actor)}`)
+            : paint(
+                '31',
+                `✗ ${printable(event.call.name)} rejected by ${printable(event.actor)}${event.reason ? `: ${printable(event.reason)}` : ''}`,
+              );
+        stderr(`${verdict} ${paint('2', `(request ${event.approvalId})`)}\n`);
         return;
       }
       default:
@@ -84,8 +104,8 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
 
 function previewArgs(call: ToolCall): string {
   if (call.argumentsError)
-    return `(unparseable arguments: ${truncate(call.argumentsError, ARGS_PREVIEW)})`;
-  return truncate(JSON.stringify(call.arguments), ARGS_PREVIEW);
+    return `(unparseable arguments: ${truncate(printable(call.argumentsError), ARGS_PREVIEW)})`;
+  return truncate(printable(JSON.stringify(call.arguments)), ARGS_PREVIEW);
 }
 
 function truncate(text: string, max: number): string {
