@@ -254,7 +254,7 @@ describe('tiny-claw itself', () => {
     expect(version.stdout).toMatch(/^tiny-claw \d+\.\d+\.\d+\n$/);
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const code of ['0 ', '1 ', '2 ', '70', '71', '78', '130'])
+    for (const code of ['0 ', '1 ', '2 ', '4 ', '70', '71', '78', '130'])
       expect(help.stdout).toContain(`  ${code}`);
   });
 });

@@ -5,6 +5,8 @@ export const ExitCode = {
   ok: 0,
   runtime: 1,
   usage: 2,
+  /** The run paused: a tool call waits for a person's decision (`approval_required`). */
+  approvalRequired: 4,
   provider: 70,
   tool: 71,
   configuration: 78,
@@ -12,11 +14,13 @@ export const ExitCode = {
 } as const;
 
 /**
- * Exit code for a run that returned: the run did its job unless the provider failed or the user
- * cancelled it (the stop reason itself is in the output).
+ * Exit code for a run that returned: the run did its job unless the provider failed, the user
+ * cancelled it, or it paused waiting for an approval — a script must not mistake a paused run for
+ * a finished one (the stop reason itself is in the output).
  *
  * @example
  * exitCodeForStopReason('provider_error'); // 70
+ * exitCodeForStopReason('approval_required'); // 4
  */
 export function exitCodeForStopReason(reason: StopReason): number {
   switch (reason) {
@@ -26,6 +30,8 @@ export function exitCodeForStopReason(reason: StopReason): number {
       return ExitCode.interrupted;
     case 'approval_resume_failed':
       return ExitCode.runtime;
+    case 'approval_required':
+      return ExitCode.approvalRequired;
     default:
       return ExitCode.ok;
   }

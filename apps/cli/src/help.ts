@@ -4,16 +4,20 @@ export const mainHelp = `tiny-claw — a coding agent that reads, writes and run
 Usage:
   tiny-claw run [prompt] [--mode act|think|plan|plan-act] [--session NAME] [--max-steps N] [--workdir DIR] [--json]
   tiny-claw plan show|reset [--session NAME] [--workdir DIR] [--json]
+  tiny-claw approvals list [--status S] [--session NAME] [--workdir DIR] [--json] | show ID [--json]
+                 | approve ID [--session NAME] [--workdir DIR] [--json]
+                 | reject ID [reason] [--session NAME] [--workdir DIR] [--json]
   tiny-claw trace list [--session NAME] [--json] | show <id|last> [--session NAME] [--json]
                  | view <id|last> [--session NAME] [--out FILE]
   tiny-claw health [--json]
   tiny-claw --help | --version
 
 Commands:
-  run      Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
-  plan     Show or delete the plan (PLAN.md, TODO.md) of a session.
-  trace    List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
-  health   Show the provider it picked and why, the tools, the directories and the effective settings.
+  run        Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
+  plan       Show or delete the plan (PLAN.md, TODO.md) of a session.
+  approvals  List, show, approve or reject the tool calls that paused a run.
+  trace      List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
+  health     Show the provider it picked and why, the tools, the directories and the effective settings.
 
 Run 'tiny-claw <command> --help' for the options of a command.
 
@@ -21,12 +25,15 @@ Configuration comes from environment variables (real ones win over ./.env), e.g.
   TINY_CLAW_PROVIDER=auto|openai|claude|anthropic|echo|scripted   TINY_CLAW_SCRIPT=<script.json>
   TINY_CLAW_STATE_DIR (default ~/.tiny-claw)   TINY_CLAW_WORKDIR (default: current directory)
   TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS   TINY_CLAW_LOG_LEVEL
+  TINY_CLAW_APPROVAL_PROVIDER=auto|off|cli   TINY_CLAW_APPROVAL_REQUIRED_TOOLS (default bash,edit,write)
+  TINY_CLAW_APPROVAL_TIMEOUT_SECONDS (default 3600)
 'tiny-claw health' lists every setting with its effective value.
 
 Exit codes:
   0    ok (the run returned; its stop reason is in the output)
-  1    runtime error
+  1    runtime error, or a refused approval decision (unknown, expired, already decided, changed)
   2    usage error (bad command or flag)
+  4    paused waiting for approval (approval_required): decide with 'tiny-claw approvals'
   70   model provider error
   71   tool error
   78   configuration error (invalid setting or missing key)
@@ -38,14 +45,54 @@ export const runHelp = `Usage: tiny-claw run [prompt] [options]
 Run the agent once. The final answer is printed on stdout; steps, tool calls and results on stderr.
 Use '-' as the prompt to read it from stdin.
 
+A risky tool call (a write to .env, rm, git push --force …) pauses the run before it runs; the
+request is saved first. In a terminal you are asked right away: y approves, n rejects, n <reason>
+rejects and tells the model why; no answer (Ctrl-C, Ctrl-D) leaves it pending. Without a terminal
+(piped, --json, CI) the run stops with exit 4 and prints the 'tiny-claw approvals approve|reject'
+commands that decide it later, from any process.
+
 Options:
   --mode MODE       act (default: may call tools), think (no tools), plan (write or show the
                     session's PLAN.md/TODO.md) or plan-act (plan if needed, then execute TODO items)
   --session NAME    named session: its own memory (default: "default")
   --max-steps N     most model calls in this run (default 20)
   --workdir DIR     directory the agent works in (default: TINY_CLAW_WORKDIR or the current directory)
-  --json            print the run result as JSON instead of the answer
+  --json            print the run result as JSON instead of the answer (never asks)
   -h, --help        show this help
+`;
+
+export const approvalsHelp = `Usage:
+  tiny-claw approvals list [--status S] [--session NAME] [--workdir DIR] [--json]
+  tiny-claw approvals show ID [--json]
+  tiny-claw approvals approve ID [--session NAME] [--workdir DIR] [--json]
+  tiny-claw approvals reject ID [reason] [--session NAME] [--workdir DIR] [--json]
+
+A run pauses when the model asks for a risky tool call; the request and the run's state are saved
+under <state dir>/sessions/<session>/approvals/ and checkpoints/. Deciding continues the run from
+there, in this process: the approved call runs exactly once (or the model is told who rejected it
+and why), then the rest of the run goes on. The outcome is printed like 'tiny-claw run' prints it.
+
+Commands:
+  list      Requests, newest first: id, status, tool, created, session, first reason.
+  show      One request in full: reasons, arguments, files it would change, decision.
+  approve   Run the paused call and continue the run (exit code as for run; 4 if it pauses again).
+  reject    Tell the model the call was rejected (with the reason, if given) and continue the run.
+
+A decision is refused (exit 1, nothing runs) when the id is malformed or unknown, the request
+belongs to another session, was already decided, has expired, or when the saved run state or a
+file the call would change was modified after the request.
+
+Options:
+  --status S       only requests in this status: pending, claimed, consumed, rejected, expired,
+                   failed, unknown_outcome
+  --session NAME   the session the run used ('tiny-claw run --session NAME'; default "default")
+  --workdir DIR    the workdir the run used (default: TINY_CLAW_WORKDIR or the current directory)
+  --json           print JSON: the records (list, show) or the continued run's result
+  -h, --help       show this help
+
+Settings: TINY_CLAW_APPROVAL_PROVIDER (auto = ask in this terminal; off = never pause),
+TINY_CLAW_APPROVAL_REQUIRED_TOOLS (default bash,edit,write), TINY_CLAW_APPROVAL_TIMEOUT_SECONDS
+(default 3600).
 `;
 
 export const healthHelp = `Usage: tiny-claw health [--json]

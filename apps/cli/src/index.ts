@@ -7,6 +7,8 @@
  *
  * @module
  */
+
+export { type ApprovalsArgs, parseApprovalsArgs } from './approvals-args.js';
 export { type HealthArgs, parseHealthArgs, parseRunArgs, type RunArgs } from './args.js';
 export { ExitCode, exitCodeForError, exitCodeForStopReason } from './exit-codes.js';
 export { main } from './main.js';

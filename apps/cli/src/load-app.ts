@@ -11,7 +11,16 @@ import { UsageError } from './usage-error.js';
  * const app = await loadApplication({ workdir: 'repo' });
  */
 export async function loadApplication(
-  overrides: { workdir?: string | undefined } = {},
+  overrides: {
+    workdir?: string | undefined;
+    /**
+     * For commands that only read state and never call the model (`approvals list|show`): a
+     * stand-in provider is used, so no key or script has to be configured.
+     */
+    withoutModel?: boolean;
+    /** The command whose `--help` a bad `--workdir` points to (default `run`). */
+    command?: string;
+  } = {},
 ): Promise<Application> {
   let settings: Settings = await loadSettingsOnly();
   if (overrides.workdir !== undefined) {
@@ -20,10 +29,14 @@ export async function loadApplication(
     if (!info?.isDirectory()) {
       throw new UsageError(
         `--workdir ${overrides.workdir}: ${info ? 'not a directory' : 'no such directory'}`,
-        'run',
+        overrides.command ?? 'run',
       );
     }
     settings = { ...settings, workdir };
+  }
+  if (overrides.withoutModel) {
+    const { EchoProvider } = await import('@tiny-claw/core/testing');
+    return createApplication(settings, { provider: new EchoProvider() });
   }
   return createApplication(settings);
 }

@@ -41,12 +41,16 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       const { planCommand } = await import('./commands/plan.js');
       return await planCommand(rest, out);
     }
+    if (command === 'approvals') {
+      const { approvalsCommand } = await import('./commands/approvals.js');
+      return await approvalsCommand(rest, out);
+    }
     if (command === 'trace') {
       const { traceCommand } = await import('./commands/trace.js');
       return await traceCommand(rest, out);
     }
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, plan, trace or health`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace or health`,
     );
   } catch (error) {
     return reportError(error, out);

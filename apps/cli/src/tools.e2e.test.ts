@@ -85,7 +85,12 @@ describe('tools through the CLI', () => {
         { tool_calls: [{ name: 'bash', arguments: { command: 'printenv > env.txt' } }] },
         { text: 'done' },
       ],
-      { OPENAI_API_KEY: 'sk-live-should-never-leak-1234567890', GITHUB_TOKEN: 'ghp_shouldnotleak' },
+      {
+        OPENAI_API_KEY: 'sk-live-should-never-leak-1234567890',
+        GITHUB_TOKEN: 'ghp_shouldnotleak',
+        // About the tool's environment, not approval: printenv into a file would pause the run.
+        TINY_CLAW_APPROVAL_PROVIDER: 'off',
+      },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(results(result.stderr)[0]).toMatch(/^← bash ok/);
@@ -99,17 +104,21 @@ describe('tools through the CLI', () => {
   it('stops `sleep 100` at a 1 s timeout within ~3 s and leaves no process behind', async () => {
     const marker = `tc-sleep-${process.pid}-${Date.now()}`;
     const started = Date.now();
-    const result = await runScript([
-      {
-        tool_calls: [
-          {
-            name: 'bash',
-            arguments: { command: `exec -a ${marker} sleep 100`, timeout_seconds: 1 },
-          },
-        ],
-      },
-      { text: 'done' },
-    ]);
+    const result = await runScript(
+      [
+        {
+          tool_calls: [
+            {
+              name: 'bash',
+              arguments: { command: `exec -a ${marker} sleep 100`, timeout_seconds: 1 },
+            },
+          ],
+        },
+        { text: 'done' },
+      ],
+      // About the timeout, not approval: whether `exec -a` pauses is the risk policy's business.
+      { TINY_CLAW_APPROVAL_PROVIDER: 'off' },
+    );
     const elapsed = Date.now() - started;
     expect(result.code, result.stderr).toBe(0);
     expect(results(result.stderr)[0]).toMatch(/^← bash failed: exit_code=124 timed_out=true/);
@@ -181,6 +190,7 @@ describe('tools through the CLI', () => {
         TINY_CLAW_PROVIDER: 'scripted',
         TINY_CLAW_SCRIPT: script,
         TINY_CLAW_ENABLED_TOOLS: 'bash',
+        TINY_CLAW_APPROVAL_PROVIDER: 'off',
       },
     });
     let stdout = '';

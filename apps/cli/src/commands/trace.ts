@@ -16,6 +16,7 @@ import {
 import { ExitCode } from '../exit-codes.js';
 import { loadSettingsOnly } from '../load-settings.js';
 import type { Output } from '../output.js';
+import { table } from '../text-table.js';
 import { parseTraceArgs } from '../trace-args.js';
 import { traceHelp, traceText } from '../trace-strings.js';
 
@@ -165,24 +166,6 @@ async function cliSessionKey(workdir: string, name: string): Promise<string> {
 function fail(out: Output, message: string): number {
   out.stderr(`tiny-claw: ${message}\n`);
   return ExitCode.runtime;
-}
-
-function table(rows: string[][]): string {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, [...cell].length);
-    });
-  }
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join('');
 }
 
 /** Trace text is data: control characters must not reach the terminal as commands. */

@@ -1,0 +1,149 @@
+import type { RunEventListener, RunResult } from '@tiny-claw/core';
+import type { Application } from '@tiny-claw/runtime';
+import { askDecision } from './approval-prompt.js';
+import { renderApprovalRequest } from './approval-request-view.js';
+import type { ApprovalRecord } from './approvals-args.js';
+import { approvalsText, scopeFlags } from './approvals-strings.js';
+import { cancellable } from './cancellable.js';
+import { exitCodeForStopReason } from './exit-codes.js';
+import type { Output } from './output.js';
+import { createTerminalOutput, type TerminalOutput } from './terminal-output.js';
+import { printable, printableJson } from './terminal-text.js';
+
+/** What {@link followRun} needs besides the run itself. */
+export interface FollowRunOptions {
+  app: Application;
+  out: Output;
+  json: boolean;
+  /**
+   * The `--session` / `--workdir` the command was given: a decision made here uses the same
+   * session, and the commands printed for deciding later repeat them.
+   */
+  scope: { session: string | undefined; workdir: string | undefined };
+  /** Who decides in this terminal (`cli:<os user>`). */
+  actor: string;
+}
+
+/**
+ * Drive a run to its end in the terminal and return the exit code: progress on stderr, and each
+ * time the run pauses for an approval — the request and the run state are already saved then — in
+ * a terminal (and without `--json`) the request is shown and decided inline through the same
+ * `resumeApproval` a later `tiny-claw approvals approve` uses, as long as the run keeps pausing.
+ * Without a terminal, or with no answer, the run ends paused: the approval id, the tool, the
+ * reasons and the exact commands to decide it go to stderr, exit 4.
+ *
+ * @example
+ * return followRun((onEvent, signal) => app.run({ prompt, onEvent, signal }), { app, out, json, scope, actor });
+ */
+export async function followRun(
+  start: (onEvent: RunEventListener, signal: AbortSignal) => Promise<RunResult>,
+  options: FollowRunOptions,
+): Promise<number> {
+  const { app, out } = options;
+  const newTerminal = () =>
+    createTerminalOutput({
+      stdout: out.stdout,
+      stderr: out.stderr,
+      color: out.color,
+      streamToStdout: out.interactive && !options.json,
+    });
+  let terminal = newTerminal();
+  let result = await cancellable(out, (signal) => start(terminal.onEvent, signal));
+  const ask = options.json ? undefined : out.ask;
+  while (ask && result.stopReason === 'approval_required' && result.approvalId !== undefined) {
+    const approvalId = result.approvalId;
+    const record = await app.approval(approvalId);
+    if (record?.status !== 'pending') break;
+    out.stderr(
+      await renderApprovalRequest(record, {
+        color: out.color,
+        describeShellCommand: (command) => app.describeShellCommand(command),
+      }),
+    );
+    const answer = await askDecision(ask, out.stderr);
+    if (!answer) {
+      out.stderr(`${approvalsText.leftPending}\n`);
+      break;
+    }
+    out.stderr(`${approvalsText.deciding(answer.decision, approvalId, options.actor)}\n`);
+    terminal = newTerminal();
+    const onEvent = terminal.onEvent;
+    result = await cancellable(out, (signal) =>
+      app.resumeApproval(approvalId, {
+        ...answer,
+        actor: options.actor,
+        onEvent,
+        signal,
+        ...(options.scope.session === undefined ? {} : { session: options.scope.session }),
+      }),
+    );
+  }
+  await printRunResult(result, terminal, options);
+  return exitCodeForStopReason(result.stopReason);
+}
+
+async function printRunResult(
+  result: RunResult,
+  terminal: TerminalOutput,
+  options: FollowRunOptions,
+): Promise<void> {
+  const { out } = options;
+  const paused = result.stopReason === 'approval_required';
+  if (options.json) {
+    out.stdout(`${printableJson(result)}\n`);
+  } else if (result.stopReason === 'provider_error') {
+    out.stderr(`tiny-claw: ${printable(result.text, { multiline: true })}\n`);
+  } else if (!paused && (terminal.lastStreamedText() !== result.text || result.text === '')) {
+    // A paused run has no answer: its text is the note the model got, so stdout stays empty.
+    out.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+  }
+  if (paused && result.approvalId !== undefined) {
+    out.stderr(await pausedMessage(result, result.approvalId, options));
+  }
+  out.stderr(`${summary(result)}\n`);
+}
+
+/** How to decide a request later, from any process: the exact commands, scoped like this one. */
+async function pausedMessage(
+  result: RunResult,
+  approvalId: string,
+  options: FollowRunOptions,
+): Promise<string> {
+  let record: ApprovalRecord | undefined;
+  try {
+    record = await options.app.approval(approvalId);
+  } catch {
+    // An unreadable record is reported when someone decides; the commands are still right.
+  }
+  const flags = scopeFlags({
+    session: options.scope.session,
+    workdir: options.scope.workdir === undefined ? undefined : result.workdir,
+  });
+  const reasons = record?.riskReasons.length ? record.riskReasons : [approvalsText.noReason];
+  const lines = [
+    approvalsText.pausedHeader(printable(record?.toolName ?? '?'), approvalId),
+    ...(record
+      ? [
+          `  ${approvalsText.pausedReasons} ${reasons.map((r) => printable(r)).join('; ')}`,
+          `  ${approvalsText.pausedExpires(record.expiresAt)}`,
+        ]
+      : []),
+    `  ${approvalsText.pausedApprove(`tiny-claw approvals approve ${approvalId}${flags}`)}`,
+    `  ${approvalsText.pausedReject(`tiny-claw approvals reject ${approvalId} "<reason>"${flags}`)}`,
+    `  ${approvalsText.pausedHint}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function summary(result: RunResult): string {
+  const parts = [
+    `stop=${result.stopReason}`,
+    `steps=${result.steps}/${result.maxSteps}`,
+    `session=${result.sessionKey}`,
+  ];
+  if (result.approvalId) parts.push(`approval=${result.approvalId}`);
+  if (result.usage)
+    parts.push(`tokens=${result.usage.inputTokens} in / ${result.usage.outputTokens} out`);
+  if (result.tracePath) parts.push(`trace=${result.tracePath}`);
+  return `tiny-claw · ${parts.join(' · ')}`;
+}
