@@ -25,6 +25,8 @@ export {
   PROVIDER_SETTINGS,
   type ProviderCredentials,
   type ProviderSetting,
+  SANDBOX_SETTINGS,
+  type SandboxSetting,
   type SettingSource,
   type Settings,
   TRACE_MODES,

@@ -32,6 +32,9 @@ describe('loadSettings defaults', () => {
       contextMaxChars: 120_000,
       contextRetainLastMessages: 8,
       maxParallelTools: 4,
+      sandbox: 'auto',
+      sandboxNetwork: 'off',
+      sandboxHide: [],
       scriptPath: undefined,
       openai: {},
       anthropic: {},
@@ -134,6 +137,23 @@ describe('loadSettings TINY_CLAW_ENABLED_TOOLS', () => {
 });
 
 describe('loadSettings values', () => {
+  it('reads the sandbox mode, its network switch and the extra hidden paths', () => {
+    const settings = load({
+      TINY_CLAW_SANDBOX: 'BWRAP',
+      TINY_CLAW_SANDBOX_NETWORK: 'true',
+      TINY_CLAW_SANDBOX_HIDE: '~/.kube, secrets,,~/.kube',
+    });
+    expect(settings.sandbox).toBe('bwrap');
+    expect(settings.sandboxNetwork).toBe('on');
+    expect(settings.sandboxHide).toEqual(['/home/me/.kube', '/home/me/repo/secrets']);
+  });
+
+  it('rejects an unknown sandbox mode naming the accepted ones', () => {
+    expect(() => load({ TINY_CLAW_SANDBOX: 'docker' })).toThrow(
+      /TINY_CLAW_SANDBOX="docker".*auto.*bwrap.*off/s,
+    );
+  });
+
   it('normalises enum values case-insensitively', () => {
     const settings = load({
       TINY_CLAW_PROVIDER: ' OpenAI ',

@@ -4,6 +4,7 @@ import {
   APPROVAL_PROVIDERS,
   LOG_LEVELS,
   PROVIDER_SETTINGS,
+  SANDBOX_SETTINGS,
   type Settings,
   TRACE_MODES,
 } from './settings-schema.js';
@@ -15,6 +16,7 @@ import {
   integerSchema,
   otelHeadersSchema,
   type PathContext,
+  pathListSchema,
   pathSchema,
   resolveUserPath,
   textSchema,
@@ -193,6 +195,26 @@ export const SETTING_VARIABLES = {
     schema: () => integerSchema(1, 64),
     fallback: () => 4,
     show: (s) => String(s.maxParallelTools),
+  }),
+  sandbox: variable('TINY_CLAW_SANDBOX', {
+    description:
+      'How bash commands are confined: bwrap (bubblewrap), off, or auto (bwrap when it works here).',
+    schema: () => choiceSchema(SANDBOX_SETTINGS),
+    fallback: () => 'auto' as const,
+    show: (s) => s.sandbox,
+  }),
+  sandboxNetwork: variable('TINY_CLAW_SANDBOX_NETWORK', {
+    description: 'Whether sandboxed bash commands may use the network.',
+    schema: () => choiceSchema(['on', 'off'], { true: 'on', false: 'off', '1': 'on', '0': 'off' }),
+    fallback: () => 'off' as const,
+    show: (s) => s.sandboxNetwork,
+  }),
+  sandboxHide: variable('TINY_CLAW_SANDBOX_HIDE', {
+    description:
+      'More paths (comma-separated) hidden from sandboxed commands, beyond ~/.ssh, ~/.aws and the other credential locations.',
+    schema: pathListSchema,
+    fallback: () => Object.freeze([]),
+    show: (s) => showList(s.sandboxHide),
   }),
   scriptPath: variable<string | undefined>('TINY_CLAW_SCRIPT', {
     description: 'JSON script replayed by the scripted provider.',

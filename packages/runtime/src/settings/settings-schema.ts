@@ -16,6 +16,12 @@ export const APPROVAL_PROVIDERS = ['auto', 'off', 'cli', 'feishu'] as const;
 /** Accepted values of `TINY_CLAW_TRACE_MODE`. */
 export const TRACE_MODES = ['off', 'metadata', 'replay'] as const;
 
+/** Accepted values of `TINY_CLAW_SANDBOX`: `auto` picks bubblewrap when it works here. */
+export const SANDBOX_SETTINGS = ['auto', 'bwrap', 'off'] as const;
+
+/** The value of `TINY_CLAW_SANDBOX`. */
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
+
 /** Log levels after normalisation (`warning` → `warn`, `critical` → `error`). */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -92,6 +98,12 @@ export interface Settings {
   readonly contextMaxChars: number;
   readonly contextRetainLastMessages: number;
   readonly maxParallelTools: number;
+  /** How bash commands are confined. */
+  readonly sandbox: SandboxSetting;
+  /** Whether sandboxed commands may use the network. */
+  readonly sandboxNetwork: 'on' | 'off';
+  /** Absolute paths hidden from sandboxed commands, beyond the built-in credential locations. */
+  readonly sandboxHide: readonly string[];
   /** Absolute path of the JSON script replayed by the `scripted` provider. */
   readonly scriptPath: string | undefined;
   /** Absolute path of the user's price table (`TINY_CLAW_PRICES`). */

@@ -152,6 +152,25 @@ export function pathSchema(context: PathContext): z.ZodType<string, string> {
 }
 
 /**
+ * A comma-separated list of file system paths, each expanded and resolved like {@link pathSchema};
+ * empty entries are skipped and duplicates dropped.
+ *
+ * @example
+ * pathListSchema({ cwd: '/repo', homeDir: '/home/me' }).parse('~/.kube, secrets'); // → ['/home/me/.kube', '/repo/secrets']
+ */
+export function pathListSchema(context: PathContext): z.ZodType<readonly string[], string> {
+  return z
+    .string()
+    .refine(
+      (value) => !value.includes('\0'),
+      'expected comma-separated paths without NUL characters',
+    )
+    .transform((value) =>
+      Object.freeze([...new Set(splitList(value).map((path) => resolveUserPath(path, context)))]),
+    );
+}
+
+/**
  * Expands a leading `~` and resolves `path` to an absolute path against `cwd`.
  *
  * @example
