@@ -112,10 +112,13 @@ export {
   type RunMemory,
 } from './store/agent-store.js';
 export {
+  type AvailableTool,
   defineTool,
   describeZodError,
   type FailureKind,
   failureKinds,
+  type SubagentHost,
+  type SubagentRequest,
   type Tool,
   ToolArgumentsError,
   type ToolCarry,

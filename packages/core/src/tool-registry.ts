@@ -1,6 +1,7 @@
 import { TinyClawError } from './errors.js';
 import type { ToolDefinition } from './messages.js';
 import {
+  type AvailableTool,
   type FailureKind,
   type Tool,
   ToolArgumentsError,
@@ -44,6 +45,17 @@ export class ToolRegistry {
   /** Registered names, sorted. */
   names(): string[] {
     return [...this.#tools.keys()].sort();
+  }
+
+  /**
+   * The registered tools among `names`, with whether each only looks (see `Tool.readOnly`), in
+   * the order given.
+   */
+  available(names: readonly string[]): AvailableTool[] {
+    return names.flatMap((name) => {
+      const tool = this.#tools.get(name);
+      return tool ? [{ name, readOnly: tool.readOnly === true }] : [];
+    });
   }
 
   /** Definitions sorted by name, optionally limited to `only`. */
@@ -132,6 +144,7 @@ export class ToolRegistry {
       visibleTools: ctx.visibleTools,
       ...(ctx.session ? { session: ctx.session } : {}),
       ...(ctx.runId ? { runId: ctx.runId } : {}),
+      ...(ctx.subagents ? { subagents: ctx.subagents } : {}),
     });
     return { status: 'completed', output };
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigurationError } from './errors.js';
+import type { RunResult } from './loop/run-types.js';
 import type { JsonObject, ToolCall, ToolDefinition } from './messages.js';
 import type { SessionRef } from './session/session-ref.js';
 import type { ToolMetadata } from './tool-metadata.js';
@@ -106,6 +107,59 @@ export interface ToolContext {
   toolCallId: string;
   /** The tools the model can call on this step; advice should name only these. */
   visibleTools: readonly string[];
+  /**
+   * Starts a child run (a subagent) nested under this call, when the call is made by an agent's
+   * run: same provider, store and policy, events and usage counted in the calling run.
+   */
+  subagents?: SubagentHost;
+}
+
+/**
+ * A tool the calling run may use, with what a subagent needs to know to pick its own set.
+ *
+ * @example
+ * const readable = host.tools.filter((tool) => tool.readOnly).map((tool) => tool.name);
+ */
+export interface AvailableTool {
+  readonly name: string;
+  /** The tool only looks: it changes nothing (see {@link Tool.readOnly}). */
+  readonly readOnly: boolean;
+}
+
+/**
+ * What a child run is asked to do.
+ *
+ * @example
+ * const request: SubagentRequest = { prompt: 'Find where the port is set', instructions: 'Only report facts.', session: child, maxSteps: 6, tools: ['lookup'] };
+ */
+export interface SubagentRequest {
+  /** The child's user message. */
+  prompt: string;
+  /** The child's own instructions, added to the agent's system prompt. */
+  instructions: string;
+  /** The child's own session (its memory, its key in traces and logs). */
+  session: SessionRef;
+  maxSteps: number;
+  /**
+   * The tools the child may call: a subset of {@link SubagentHost.tools}; any other name is
+   * dropped, so a child can never do what the calling run may not.
+   */
+  tools: readonly string[];
+}
+
+/**
+ * Runs a child agent for a tool call. The child shares the calling run's provider, store, policy
+ * and tool middlewares, runs in act mode with its own messages and session, nests its events under
+ * the call (so traces show it inside the call and its tokens count in the calling run's totals),
+ * and leaves the session memory to the caller.
+ *
+ * @example
+ * const result = await ctx.subagents!.run({ prompt, instructions, session, maxSteps: 6, tools: readable });
+ */
+export interface SubagentHost {
+  /** The tools the calling run may use on this step. */
+  readonly tools: readonly AvailableTool[];
+  run(request: SubagentRequest): Promise<RunResult>;
 }
 
 /**
@@ -139,6 +193,11 @@ export interface Tool<A = unknown> {
   readonly parameters: JsonObject;
   /** Safe to run concurrently with other parallel-safe calls (no writes, no side effects). */
   readonly parallelSafe: boolean;
+  /**
+   * The tool only looks and never changes anything (files, processes, the outside world), so a
+   * read-only subagent may be given it. Default false.
+   */
+  readonly readOnly?: boolean;
   /** Validate raw arguments; throws {@link ToolArgumentsError} with a message the model can act on. */
   parse(args: JsonObject): A;
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
@@ -195,6 +254,8 @@ export interface ToolSpec<S extends z.ZodType<unknown, JsonObject>> {
   parameters: S;
   /** Safe to run concurrently with other parallel-safe calls (default false). */
   parallelSafe?: boolean;
+  /** The tool only looks and never changes anything (default false); see {@link Tool.readOnly}. */
+  readOnly?: boolean;
   run(input: z.output<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -242,6 +303,7 @@ export function defineTool<S extends z.ZodType<unknown, JsonObject>>(
     description: spec.description,
     parameters,
     parallelSafe: spec.parallelSafe ?? false,
+    ...(spec.readOnly ? { readOnly: true } : {}),
     parse(args) {
       const parsed = spec.parameters.safeParse(args);
       if (!parsed.success) throw new ToolArgumentsError(describeZodError(parsed.error));
@@ -286,6 +348,8 @@ export interface ToolExecutionContext {
   visibleTools: readonly string[];
   /** Position of the call in the assistant turn, and anything the loop hands to middlewares. */
   metadata: ToolMetadata;
+  /** Starts child runs nested under this call; see {@link ToolContext.subagents}. */
+  subagents?: SubagentHost;
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Message, msg, type ToolCall } from '../messages.js';
 import type { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
 import type { SessionRef } from '../session/session-ref.js';
-import type { ToolExecutionResult, ToolOutput } from '../tool.js';
+import type { SubagentHost, ToolExecutionResult, ToolOutput } from '../tool.js';
 import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { translateFailure } from './failure-guidance.js';
@@ -50,6 +50,8 @@ export interface ExecuteBatchOptions {
    * failing call is noticed across turns; when absent, this batch gets a fresh one.
    */
   failureTracker?: FailureTracker;
+  /** Gives each call a way to start child runs nested under it (see `ToolContext.subagents`). */
+  subagents?: (toolCallId: string) => SubagentHost;
 }
 
 /**
@@ -191,6 +193,7 @@ async function runOne(
       metadata: { ...options.metadata, tool_call_index: index },
       runId,
       ...(options.session ? { session: options.session } : {}),
+      ...(options.subagents ? { subagents: options.subagents(call.id) } : {}),
     });
   } catch (error) {
     // A tool or middleware bug must never crash the run: the model gets an error observation.

@@ -76,6 +76,7 @@ export function resumeRun(
       events: frame.events,
       logger: setup.logger,
       failureTracker: createFailureTracker({ counts: state.failures }),
+      ...(frame.loop.subagents ? { subagents: frame.loop.subagents } : {}),
     };
 
     let answer: Message;

@@ -12,6 +12,7 @@ import type { RunState } from './run-state.js';
 import type { RunMode, RunResult } from './run-types.js';
 import type { RunRequest, RunSetup } from './start-run.js';
 import type { Stop } from './stop.js';
+import { subagentHosts } from './subagent-host.js';
 
 /** What the body of a run works with. */
 export interface RunFrame {
@@ -47,12 +48,15 @@ export async function runFrame(
   body: (frame: RunFrame) => Promise<Stop>,
 ): Promise<RunResult> {
   const { provider, store, tracer, logger } = setup;
+  // A nested run's events are re-emitted on the calling run's bus, whose listeners (tracer, usage
+  // lines, the agent's own) see them there: listening here too would count them twice.
+  const nested = request.parent !== undefined;
   const events = new EventBus(
     [
-      tracer ? (event) => tracer.onEvent(event) : undefined,
+      tracer && !nested ? (event) => tracer.onEvent(event) : undefined,
       usageTotals(state),
-      store.usage ? usageLines(store.usage) : undefined,
-      ...setup.listeners,
+      store.usage && !nested ? usageLines(store.usage) : undefined,
+      ...(nested ? [] : setup.listeners),
       ...request.listeners,
     ],
     logger,
@@ -76,6 +80,10 @@ export async function runFrame(
       metadata: request.requestedBy === undefined ? {} : { requested_by: request.requestedBy },
     },
   };
+  frame.loop.subagents = subagentHosts(
+    { setup, state, events, requestedBy: request.requestedBy },
+    request.signal,
+  );
   events.emit({
     type: 'run.start',
     runId: state.runId,
@@ -89,7 +97,9 @@ export async function runFrame(
     ...(request.parent ? { parent: request.parent } : {}),
   });
   try {
-    const stop = await body(frame);
+    const bodyStop = await body(frame);
+    // A child run's memory is its caller's business (it records the task and its own report).
+    const stop = nested ? { ...bodyStop, remember: false } : bodyStop;
     if (stop.reason === 'approval_required') await keepPausedRun(setup, state, stop);
     return await finishRun(state, stop, {
       provider: provider.name,

@@ -2,6 +2,7 @@ import { createFailureTracker } from '../executor/loop-breaker.js';
 import { executeBatch } from '../executor/tool-executor.js';
 import { type Message, msg, type ToolCall } from '../messages.js';
 import type { ToolChoice } from '../provider.js';
+import type { SubagentHost } from '../tool.js';
 import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ModeStrategy } from './mode-strategy.js';
@@ -22,6 +23,8 @@ export interface LoopDeps extends ModelTurnDeps {
   maxParallelTools: number;
   /** Handed to the middlewares with every call (who asked for the run, …). */
   metadata: ToolMetadata;
+  /** Lets each call start child runs nested under it. */
+  subagents?: (toolCallId: string) => SubagentHost;
 }
 
 /**
@@ -97,6 +100,7 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
       logger: deps.logger,
       metadata: deps.metadata,
       failureTracker: failures,
+      ...(deps.subagents ? { subagents: deps.subagents } : {}),
     });
     if (outcome.suspended) {
       // The turn stays open: its answers so far wait with the calls until a decision resumes it.

@@ -1,0 +1,65 @@
+import type { EventBus } from '../observe/event-bus.js';
+import type { SubagentHost, SubagentRequest } from '../tool.js';
+import type { RunState } from './run-state.js';
+import type { RunResult } from './run-types.js';
+import { type RunRequest, type RunSetup, startRun } from './start-run.js';
+
+/** What a calling run lends its child runs. */
+export interface SubagentParent {
+  setup: RunSetup;
+  state: RunState;
+  /** The calling run's bus: child events are re-emitted on it, so its listeners see them nested. */
+  events: EventBus;
+  requestedBy: string | undefined;
+}
+
+/**
+ * For each tool call of a run, the {@link SubagentHost} that starts child runs nested under it.
+ * A child gets the calling run's provider, store, tracer and tool middlewares (so the policy and
+ * approvals apply to it as well), only the tools it asks for among those the calling run may use
+ * on this step, and the call's cancellation signal. Its events go to the calling run's bus and
+ * nowhere else: the trace puts them under the call, usage lines and totals count them once, and a
+ * terminal showing the calling run can tell them apart by their run id.
+ *
+ * @example
+ * executeBatch(calls, { ...options, subagents: subagentHosts(parent, signal) });
+ */
+export function subagentHosts(
+  parent: SubagentParent,
+  signal: AbortSignal,
+): (toolCallId: string) => SubagentHost {
+  return (toolCallId) => {
+    const { setup, state } = parent;
+    const available = setup.registry.available(state.tools);
+    return {
+      tools: available,
+      run: (request) => runChild(parent, request, { toolCallId, signal, available: state.tools }),
+    };
+  };
+}
+
+function runChild(
+  parent: SubagentParent,
+  request: SubagentRequest,
+  call: { toolCallId: string; signal: AbortSignal; available: readonly string[] },
+): Promise<RunResult> {
+  const { setup, state, events } = parent;
+  const allowed = new Set(call.available);
+  const tools = [...new Set(request.tools)].filter((name) => allowed.has(name)).sort();
+  const instructions = [setup.instructions, request.instructions]
+    .filter((text): text is string => text !== undefined && text.trim() !== '')
+    .join('\n\n');
+  const child: RunSetup = { ...setup, tools, instructions };
+  const childRequest: RunRequest = {
+    prompt: request.prompt,
+    session: request.session,
+    mode: 'act',
+    maxSteps: request.maxSteps,
+    signal: call.signal,
+    listeners: [(event) => events.emit(event)],
+    caller: 'subagent',
+    parent: { runId: state.runId, toolCallId: call.toolCallId },
+    ...(parent.requestedBy === undefined ? {} : { requestedBy: parent.requestedBy }),
+  };
+  return startRun(child, childRequest);
+}
