@@ -75,13 +75,13 @@ describe('tiny-claw run', () => {
     expect(result.stderr).toContain('← read ok');
   });
 
-  it('reports max_steps_exhausted when --max-steps is reached', async () => {
+  it('exits 3 with max_steps_exhausted when --max-steps is reached without a final answer', async () => {
     const script = await writeScript(ws.dir, threeTurns);
     const result = await cli(['run', 'x', '--json', '--max-steps', '2'], {
       TINY_CLAW_PROVIDER: 'scripted',
       TINY_CLAW_SCRIPT: script,
     });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(3);
     expect(JSON.parse(result.stdout)).toMatchObject({
       stopReason: 'max_steps_exhausted',
       steps: 2,

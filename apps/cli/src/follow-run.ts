@@ -5,7 +5,7 @@ import { renderApprovalRequest } from './approval-request-view.js';
 import type { ApprovalRecord } from './approvals-args.js';
 import { approvalsText, scopeFlags } from './approvals-strings.js';
 import { cancellable } from './cancellable.js';
-import { exitCodeForStopReason } from './exit-codes.js';
+import { exitCodeForRun } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createTerminalOutput, type TerminalOutput } from './terminal-output.js';
 import { printable, printableJson } from './terminal-text.js';
@@ -48,9 +48,17 @@ export async function followRun(
       streamToStdout: out.interactive && !options.json,
     });
   let terminal = newTerminal();
-  let result = await cancellable(out, (signal) => start(terminal.onEvent, signal));
+  let { value: result, signal: received } = await cancellable(out, (signal) =>
+    start(terminal.onEvent, signal),
+  );
   const ask = options.json ? undefined : out.ask;
-  while (ask && result.stopReason === 'approval_required' && result.approvalId !== undefined) {
+  // After a signal nobody is asked anything: the person (or the supervisor) wants the process gone.
+  while (
+    ask &&
+    received === undefined &&
+    result.stopReason === 'approval_required' &&
+    result.approvalId !== undefined
+  ) {
     const approvalId = result.approvalId;
     const record = await app.approval(approvalId);
     if (record?.status !== 'pending') break;
@@ -68,7 +76,7 @@ export async function followRun(
     out.stderr(`${approvalsText.deciding(answer.decision, approvalId, options.actor)}\n`);
     terminal = newTerminal();
     const onEvent = terminal.onEvent;
-    result = await cancellable(out, (signal) =>
+    ({ value: result, signal: received } = await cancellable(out, (signal) =>
       app.resumeApproval(approvalId, {
         ...answer,
         actor: options.actor,
@@ -76,10 +84,10 @@ export async function followRun(
         signal,
         ...(options.scope.session === undefined ? {} : { session: options.scope.session }),
       }),
-    );
+    ));
   }
   await printRunResult(result, terminal, options);
-  return exitCodeForStopReason(result.stopReason);
+  return exitCodeForRun(result.stopReason, received);
 }
 
 async function printRunResult(

@@ -30,14 +30,17 @@ Configuration comes from environment variables (real ones win over ./.env), e.g.
 'tiny-claw health' lists every setting with its effective value.
 
 Exit codes:
-  0    ok (the run returned; its stop reason is in the output)
+  0    done: the run ended with a final answer (other commands: they did what was asked)
   1    runtime error, or a refused approval decision (unknown, expired, already decided, changed)
   2    usage error (bad command or flag)
+  3    stopped without a final answer (max_steps_exhausted, tool_policy_blocked)
   4    paused waiting for approval (approval_required): decide with 'tiny-claw approvals'
-  70   model provider error
+  70   model provider error, or a model that keeps answering with nothing
   71   tool error
   78   configuration error (invalid setting or missing key)
-  130  interrupted (Ctrl-C)
+  130  interrupted (SIGINT, Ctrl-C): the run was cancelled, its commands stopped, its trace kept
+  143  terminated (SIGTERM or SIGHUP): cancelled the same way
+A second signal while a run is being cancelled quits at once (its commands are still killed).
 `;
 
 export const runHelp = `Usage: tiny-claw run [prompt] [options]
