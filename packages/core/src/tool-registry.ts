@@ -48,6 +48,18 @@ export class ToolRegistry {
   }
 
   /**
+   * A registry with the same middleware chain and tools plus `extra` (a name already registered
+   * keeps its tool): for a child run that may use tools its caller is not shown.
+   */
+  derive(extra: readonly Tool[]): ToolRegistry {
+    const derived = new ToolRegistry();
+    for (const middleware of this.#middlewares) derived.use(middleware);
+    for (const tool of this.#tools.values()) derived.register(tool);
+    for (const tool of extra) if (!derived.#tools.has(tool.name)) derived.register(tool);
+    return derived;
+  }
+
+  /**
    * The registered tools among `names`, with whether each only looks (see `Tool.readOnly`), in
    * the order given.
    */

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { ConfigurationError } from './errors.js';
 import type { RunResult } from './loop/run-types.js';
 import type { JsonObject, ToolCall, ToolDefinition } from './messages.js';
+import type { Logger } from './observe/logger.js';
+import type { RunEventListener } from './observe/run-events.js';
 import type { SessionRef } from './session/session-ref.js';
+import type { RunMemory } from './store/agent-store.js';
 import type { ToolMetadata } from './tool-metadata.js';
 
 /**
@@ -141,10 +144,18 @@ export interface SubagentRequest {
   session: SessionRef;
   maxSteps: number;
   /**
-   * The tools the child may call: a subset of {@link SubagentHost.tools}; any other name is
-   * dropped, so a child can never do what the calling run may not.
+   * The tools the child may call, by name: among {@link SubagentHost.tools} and `extraTools`; any
+   * other name is dropped, so a child can never use a tool the agent's policy refuses.
    */
   tools: readonly string[];
+  /**
+   * Tools only the child gets, beyond the calling run's (e.g. a read tool the calling run is not
+   * shown). The agent's allow and deny lists still apply: a tool they refuse is dropped, and every
+   * call passes the agent's middlewares (policy, approvals) as the calling run's calls do.
+   */
+  extraTools?: readonly Tool[];
+  /** Also receives the child's events (they reach the calling run's listeners either way). */
+  onEvent?: RunEventListener;
 }
 
 /**
@@ -159,7 +170,11 @@ export interface SubagentRequest {
 export interface SubagentHost {
   /** The tools the calling run may use on this step. */
   readonly tools: readonly AvailableTool[];
+  /** The agent's logger. */
+  readonly logger: Logger;
   run(request: SubagentRequest): Promise<RunResult>;
+  /** The memory of a session in the agent's store, for the caller to record the child's work. */
+  memory(session: SessionRef): RunMemory;
 }
 
 /**

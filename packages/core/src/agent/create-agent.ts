@@ -130,6 +130,7 @@ export function createAgent(options: AgentOptions): Agent {
       provider,
       registry,
       tools: registry.names(),
+      policy,
       store: options.store ?? createMemoryStore(),
       tracer: options.tracer,
       approvals,

@@ -1,3 +1,4 @@
+import type { ToolPolicy } from '../agent/tool-policy.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { CompactionOptions } from '../context/compactor.js';
 import type { ContextBuilder } from '../context/context-builder.js';
@@ -27,6 +28,8 @@ export interface RunSetup {
   registry: ToolRegistry;
   /** The tools the policy allows, sorted: what the model may see and call. */
   tools: readonly string[];
+  /** The agent's allow and deny lists, which also bound every child run's tools. */
+  policy: ToolPolicy;
   store: AgentStore;
   tracer: Tracer | undefined;
   /** Pauses risky calls and continues them after a decision; undefined: nothing pauses. */

@@ -10,7 +10,7 @@ import type { Tracer } from '../observe/tracer.js';
 import type { SessionRef } from '../session/session-ref.js';
 import { createMemoryStore } from '../store/agent-store.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
-import { defineTool, type SubagentHost } from '../tool.js';
+import { defineTool, type SubagentHost, type Tool } from '../tool.js';
 import type { RunResult } from './run-types.js';
 
 let workdir: string;
@@ -36,7 +36,11 @@ const poke = defineTool({
 });
 
 /** A tool that hands its task to a child run asking for `tools`, and answers the child's text. */
-function delegate(tools: readonly string[], seen: { host?: SubagentHost; child?: RunResult }) {
+function delegate(
+  tools: readonly string[],
+  seen: { host?: SubagentHost; child?: RunResult },
+  extraTools: readonly Tool[] = [],
+) {
   return defineTool({
     name: 'delegate',
     description: 'asks a child',
@@ -56,6 +60,7 @@ function delegate(tools: readonly string[], seen: { host?: SubagentHost; child?:
         session,
         maxSteps: 3,
         tools,
+        extraTools,
       });
       seen.child = child;
       return `child said: ${child.text}`;
@@ -138,6 +143,48 @@ describe('child runs started by a tool call', () => {
     expect(childStep).toMatchObject({ type: 'step.start', tools: ['look'] });
     const childPoke = events.find((e) => e.type === 'tool.end' && e.call.id === 'c1');
     expect(childPoke).toMatchObject({ type: 'tool.end', output: { isError: true } });
+  });
+
+  it('may be given tools the calling run is not shown, unless the policy refuses them', async () => {
+    const seen: { host?: SubagentHost; child?: RunResult } = {};
+    const script = () =>
+      new ScriptedProvider({
+        turns: [
+          { tool_calls: [{ id: 'd1', name: 'delegate', arguments: { task: 'look' } }] },
+          { tool_calls: [{ id: 'c1', name: 'look', arguments: { at: 'secret.txt' } }] },
+          { text: 'child done' },
+          { text: 'parent done' },
+        ],
+      });
+    const shown = createAgent({
+      provider: script(),
+      workdir,
+      tools: [delegate(['look'], seen, [look])],
+    });
+    const allowed = await runAndCapture(shown, 'go');
+    expect(allowed.result.text).toBe('parent done');
+    expect(allowed.events.find((e) => e.type === 'tool.end' && e.call.id === 'c1')).toMatchObject({
+      output: { content: 'saw secret.txt', isError: false },
+    });
+    // The calling run itself was never shown the tool.
+    expect(allowed.events.find((e) => e.type === 'step.start')).toMatchObject({
+      tools: ['delegate'],
+    });
+
+    const denied = createAgent({
+      provider: script(),
+      workdir,
+      tools: [delegate(['look'], seen, [look])],
+      policy: { deny: ['look'] },
+    });
+    const refused = await runAndCapture(denied, 'go');
+    expect(refused.events.find((e) => e.type === 'tool.end' && e.call.id === 'c1')).toMatchObject({
+      output: { isError: true },
+    });
+    const childStep = refused.events.find(
+      (e) => e.type === 'step.start' && e.runId !== refused.result.runId,
+    );
+    expect(childStep).toMatchObject({ tools: [] });
   });
 
   it('leave the session memories to the caller: the child writes none, the parent records only its own prompt and answer', async () => {

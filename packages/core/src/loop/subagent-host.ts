@@ -1,3 +1,4 @@
+import { isAllowed } from '../agent/tool-policy.js';
 import type { EventBus } from '../observe/event-bus.js';
 import type { SubagentHost, SubagentRequest } from '../tool.js';
 import type { RunState } from './run-state.js';
@@ -33,7 +34,9 @@ export function subagentHosts(
     const available = setup.registry.available(state.tools);
     return {
       tools: available,
+      logger: setup.logger,
       run: (request) => runChild(parent, request, { toolCallId, signal, available: state.tools }),
+      memory: (session) => setup.store.memory(session),
     };
   };
 }
@@ -45,18 +48,23 @@ function runChild(
 ): Promise<RunResult> {
   const { setup, state, events } = parent;
   const allowed = new Set(call.available);
+  const own = (request.extraTools ?? []).filter(
+    (tool) => !allowed.has(tool.name) && isAllowed(tool.name, setup.policy),
+  );
+  for (const tool of own) allowed.add(tool.name);
   const tools = [...new Set(request.tools)].filter((name) => allowed.has(name)).sort();
+  const registry = own.length > 0 ? setup.registry.derive(own) : setup.registry;
   const instructions = [setup.instructions, request.instructions]
     .filter((text): text is string => text !== undefined && text.trim() !== '')
     .join('\n\n');
-  const child: RunSetup = { ...setup, tools, instructions };
+  const child: RunSetup = { ...setup, registry, tools, instructions };
   const childRequest: RunRequest = {
     prompt: request.prompt,
     session: request.session,
     mode: 'act',
     maxSteps: request.maxSteps,
     signal: call.signal,
-    listeners: [(event) => events.emit(event)],
+    listeners: [(event) => events.emit(event), ...(request.onEvent ? [request.onEvent] : [])],
     caller: 'subagent',
     parent: { runId: state.runId, toolCallId: call.toolCallId },
     ...(parent.requestedBy === undefined ? {} : { requestedBy: parent.requestedBy }),
