@@ -1,7 +1,17 @@
 /**
- * @tiny-claw/subagent — not built yet. This package exists so the workspace layout and the dependency law
- * hold from the first commit; it exports nothing until its issue lands (see README).
+ * @tiny-claw/subagent — the Explorer subagent: a read-only child agent with its own context and
+ * session, exposed to the main agent as the `explore` tool.
+ *
+ * @example
+ * import { createAgent } from '@tiny-claw/core';
+ * import { workspaceTools } from '@tiny-claw/tools';
+ * import { exploreTool } from '@tiny-claw/subagent';
+ * const agent = createAgent({ provider, tools: [...workspaceTools({ workdir }), exploreTool()] });
  *
  * @module
  */
-export {};
+export { childSession } from './child-session.js';
+export { type ExploreToolOptions, exploreTool } from './explore-tool.js';
+export { capReport, formatReport } from './explorer-report.js';
+export { EXPLORER_LIMITS } from './limits.js';
+export { type ExplorerOutcome, SubagentRunner } from './subagent-runner.js';
