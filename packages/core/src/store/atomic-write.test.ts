@@ -33,6 +33,32 @@ describe('ensureDir', () => {
     await ensureDir(root);
     expect((await stat(root)).isDirectory()).toBe(true);
   });
+
+  it('creates the same new tree from many concurrent calls', async () => {
+    const nested = join(root, 'x', 'y', 'z');
+    await Promise.all(Array.from({ length: 8 }, () => ensureDir(nested)));
+    expect((await stat(nested)).isDirectory()).toBe(true);
+  });
+
+  it('reports a file in the way instead of treating it as a directory', async () => {
+    await writeFile(join(root, 'file'), '');
+    await expect(ensureDir(join(root, 'file'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(ensureDir(join(root, 'file', 'sub'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'fails at once under /proc, where the parent exists but refuses new directories, instead of retrying for ever',
+    async () => {
+      const error = await ensureDir('/proc/tiny-claw-test/state').catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'ENOENT' });
+      expect((error as Error).message).toContain(
+        'cannot create the directory /proc/tiny-claw-test',
+      );
+      await expect(writeFileAtomic('/proc/tiny-claw-test/a.json', '{}')).rejects.toThrow(
+        /Could not write \/proc\/tiny-claw-test\/a\.json: .*refuses new entries/,
+      );
+    },
+  );
 });
 
 describe('writeFileAtomic', () => {

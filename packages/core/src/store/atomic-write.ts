@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { errorMessage, StateError } from '../errors.js';
+import { isErrnoError } from './errno.js';
 
 /** Options of {@link writeFileAtomic} and {@link writeJsonAtomic}. */
 export interface AtomicWriteOptions {
@@ -14,11 +15,61 @@ export interface AtomicWriteOptions {
  * `mkdir -p` with mode 0o700 for every directory it creates; existing directories are left as they
  * are, because they may belong to the user (a workdir, `/tmp`).
  *
+ * Hand-written instead of `mkdir(dir, { recursive: true })`: Node's recursive mkdir retries for
+ * ever when a parent exists but creating the child still fails with ENOENT, which is what /proc
+ * and other pseudo filesystems answer, so a state dir there spun a CPU at full load. Here every
+ * level is tried at most twice, so the walk ends after at most twice the path's depth.
+ *
+ * @throws the Node error of the step that failed; ENOENT with a message that says the parent
+ * exists when the filesystem refuses to create directories, ENOTDIR when a file is in the way.
  * @example
  * await ensureDir(join(stateDir, 'sessions'));
  */
 export async function ensureDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // Walk up to the deepest directory that exists (usually `dir` itself: one mkdir, one stat)…
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    try {
+      await mkdir(at, { mode: 0o700 });
+      break;
+    } catch (error) {
+      if (isErrnoError(error, 'EEXIST')) {
+        await assertDirectory(at);
+        break;
+      }
+      const parent = dirname(at);
+      if (!isErrnoError(error, 'ENOENT') || parent === at) throw error;
+      missing.push(at);
+      at = parent;
+    }
+  }
+  // …then create the missing ones below it, each once.
+  for (const child of missing.reverse()) {
+    try {
+      await mkdir(child, { mode: 0o700 });
+    } catch (error) {
+      // Created by someone else in the meantime: fine if it is a directory.
+      if (isErrnoError(error, 'EEXIST')) await assertDirectory(child);
+      else if (isErrnoError(error, 'ENOENT')) {
+        throw errnoError(
+          'ENOENT',
+          `cannot create the directory ${child}: its parent exists but refuses new entries ` +
+            '(a pseudo filesystem such as /proc, /sys or /dev, or it was just removed)',
+        );
+      } else throw error;
+    }
+  }
+}
+
+async function assertDirectory(path: string): Promise<void> {
+  if (!(await stat(path)).isDirectory()) {
+    throw errnoError('ENOTDIR', `${path} exists and is not a directory`);
+  }
+}
+
+function errnoError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
 }
 
 /** Longest file name (in bytes) that Linux, macOS and Windows filesystems accept. */
