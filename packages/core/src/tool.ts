@@ -172,6 +172,8 @@ export interface SubagentHost {
   readonly tools: readonly AvailableTool[];
   /** The agent's logger. */
   readonly logger: Logger;
+  /** Whether the agent's allow and deny lists let a tool of this name run at all. */
+  allows(toolName: string): boolean;
   run(request: SubagentRequest): Promise<RunResult>;
   /** The memory of a session in the agent's store, for the caller to record the child's work. */
   memory(session: SessionRef): RunMemory;
@@ -365,6 +367,11 @@ export interface ToolExecutionContext {
   metadata: ToolMetadata;
   /** Starts child runs nested under this call; see {@link ToolContext.subagents}. */
   subagents?: SubagentHost;
+  /**
+   * False when the run cannot stop to wait for a person (a child run: its caller's turn is still
+   * open). A middleware that would pause such a call refuses it instead. Default true.
+   */
+  pausable?: boolean;
 }
 
 /**

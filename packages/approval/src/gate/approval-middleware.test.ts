@@ -150,6 +150,17 @@ describe('the approval middleware', () => {
     expect(ran).toEqual([]);
   });
 
+  it('refuses, rather than pauses, a call that needs approval in a run that cannot pause, and stores no request', async () => {
+    const { ran, next } = recordingNext();
+    const ctx = { ...contextFor(bashCall('rm x'), session), pausable: false };
+    const result = await harness.gate.middleware(ctx, next);
+    expect(result.status).toBe('denied');
+    expect(result.output.content).toContain('subagent, which cannot wait for a person');
+    expect(result.output.content).toContain('bash is risky');
+    expect(ran).toEqual([]);
+    expect(await harness.stores.approvals.list()).toEqual([]);
+  });
+
   it('lets the approved call through once, with its claim token, without pausing it again', async () => {
     const { approvalId } = await pauseCall(harness.gate, session, bashCall('rm -rf build'));
     const claimed = await harness.gate.claim(approvalId, {

@@ -87,6 +87,9 @@ async function suspend(
 ): Promise<ToolExecutionResult> {
   const session = ctx.session;
   if (!session) return refused(approvalText.noSession(ctx.call.name), 'no_session');
+  if (ctx.pausable === false) {
+    return refused(approvalText.notPausable(ctx.call.name, assessment.reasons), 'not_pausable');
+  }
   const createdAt = options.clock();
   const expiresAt = new Date(createdAt.getTime() + options.timeoutSeconds * 1000);
   const requestedBy = ctx.metadata.requested_by;

@@ -15,6 +15,8 @@ export const approvalText = {
     `this tool call was denied by the risk policy: ${reasons.length > 0 ? reasons.join('; ') : 'no reason given'}`,
   noSession: (tool: string): string =>
     `this ${tool} call needs approval, but the run has no session to keep the request in; it was not run`,
+  notPausable: (tool: string, reasons: readonly string[]): string =>
+    `this ${tool} call needs approval (${reasons.length > 0 ? reasons.join('; ') : 'risky tool call'}), but it was made by a subagent, which cannot wait for a person; it was not run. Report what you would have done instead.`,
   driftedAtLaunch: (path: string): string =>
     `file changed since approval was requested: ${path}; the call was not run. Read the file again and retry if it is still wanted.`,
 

@@ -52,6 +52,8 @@ export interface ExecuteBatchOptions {
   failureTracker?: FailureTracker;
   /** Gives each call a way to start child runs nested under it (see `ToolContext.subagents`). */
   subagents?: (toolCallId: string) => SubagentHost;
+  /** False in a run that cannot pause for approval (see `ToolExecutionContext.pausable`). */
+  pausable?: boolean;
 }
 
 /**
@@ -194,6 +196,7 @@ async function runOne(
       runId,
       ...(options.session ? { session: options.session } : {}),
       ...(options.subagents ? { subagents: options.subagents(call.id) } : {}),
+      ...(options.pausable === false ? { pausable: false } : {}),
     });
   } catch (error) {
     // A tool or middleware bug must never crash the run: the model gets an error observation.

@@ -80,6 +80,7 @@ export async function runFrame(
       metadata: request.requestedBy === undefined ? {} : { requested_by: request.requestedBy },
     },
   };
+  if (nested) frame.loop.pausable = false;
   frame.loop.subagents = subagentHosts(
     { setup, state, events, requestedBy: request.requestedBy },
     request.signal,

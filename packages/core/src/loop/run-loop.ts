@@ -25,6 +25,8 @@ export interface LoopDeps extends ModelTurnDeps {
   metadata: ToolMetadata;
   /** Lets each call start child runs nested under it. */
   subagents?: (toolCallId: string) => SubagentHost;
+  /** False for a child run, which cannot stop to wait for a person. */
+  pausable?: boolean;
 }
 
 /**
@@ -101,6 +103,7 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
       metadata: deps.metadata,
       failureTracker: failures,
       ...(deps.subagents ? { subagents: deps.subagents } : {}),
+      ...(deps.pausable === false ? { pausable: false } : {}),
     });
     if (outcome.suspended) {
       // The turn stays open: its answers so far wait with the calls until a decision resumes it.

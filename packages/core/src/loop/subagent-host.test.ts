@@ -135,6 +135,8 @@ describe('child runs started by a tool call', () => {
     });
     const { events } = await runAndCapture(agent, 'go');
 
+    expect(seen.host?.allows('poke')).toBe(false);
+    expect(seen.host?.allows('look')).toBe(true);
     expect(seen.host?.tools).toEqual([
       { name: 'delegate', readOnly: false },
       { name: 'look', readOnly: true },
@@ -185,6 +187,33 @@ describe('child runs started by a tool call', () => {
       (e) => e.type === 'step.start' && e.runId !== refused.result.runId,
     );
     expect(childStep).toMatchObject({ tools: [] });
+  });
+
+  it("cannot pause: their calls reach the middlewares marked as not pausable, the caller's are not", async () => {
+    const seen: { host?: SubagentHost; child?: RunResult } = {};
+    const pausable = new Map<string, boolean | undefined>();
+    const provider = new ScriptedProvider({
+      turns: [
+        { tool_calls: [{ id: 'd1', name: 'delegate', arguments: { task: 'look' } }] },
+        { tool_calls: [{ id: 'c1', name: 'look', arguments: { at: 'x' } }] },
+        { text: 'child done' },
+        { text: 'parent done' },
+      ],
+    });
+    const agent = createAgent({
+      provider,
+      workdir,
+      tools: [look, delegate(['look'], seen)],
+      middleware: [
+        (ctx, next) => {
+          pausable.set(ctx.call.id, ctx.pausable);
+          return next(ctx);
+        },
+      ],
+    });
+    await runAndCapture(agent, 'go');
+    expect(pausable.get('d1')).toBeUndefined();
+    expect(pausable.get('c1')).toBe(false);
   });
 
   it('leave the session memories to the caller: the child writes none, the parent records only its own prompt and answer', async () => {

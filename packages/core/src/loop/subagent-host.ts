@@ -35,6 +35,7 @@ export function subagentHosts(
     return {
       tools: available,
       logger: setup.logger,
+      allows: (toolName) => isAllowed(toolName, setup.policy),
       run: (request) => runChild(parent, request, { toolCallId, signal, available: state.tools }),
       memory: (session) => setup.store.memory(session),
     };
