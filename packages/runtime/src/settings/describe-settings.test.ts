@@ -95,4 +95,43 @@ describe('describeSettings', () => {
     });
     expect(JSON.stringify(rows)).not.toContain('hunter2');
   });
+
+  it('hides the query values of a base URL, where some proxies take the key', () => {
+    const rows = rowsFor({
+      OPENAI_BASE_URL: 'http://h/v1?api_key=abc123',
+      TINY_CLAW_OTEL_ENDPOINT: 'https://otel.local/?token=zzz',
+    });
+    expect(rows).toContainEqual({
+      name: 'OPENAI_BASE_URL',
+      value: 'http://h/v1?api_key=***',
+      source: 'env',
+    });
+    expect(JSON.stringify(rows)).not.toMatch(/abc123|zzz/);
+  });
+
+  it('names the kind of file each value came from', () => {
+    const settings = loadSettings({
+      env: { TINY_CLAW_MODEL: 'from-env' },
+      cwd: '/w',
+      homeDir: '/h',
+      files: [
+        { source: 'env-file', path: '/x/explicit.env', values: { TINY_CLAW_MAX_TOKENS: '11' } },
+        {
+          source: 'user config',
+          path: '/h/.config/tiny-claw/.env',
+          values: { TINY_CLAW_TRACE_MODE: 'off' },
+        },
+        { source: '.env', path: '/w/.env', values: { TINY_CLAW_STREAM: 'off' } },
+      ],
+    });
+    const rows = describeSettings(settings);
+    expect(rows).toContainEqual({ name: 'TINY_CLAW_MODEL', value: 'from-env', source: 'env' });
+    expect(rows).toContainEqual({ name: 'TINY_CLAW_MAX_TOKENS', value: '11', source: 'env-file' });
+    expect(rows).toContainEqual({
+      name: 'TINY_CLAW_TRACE_MODE',
+      value: 'off',
+      source: 'user config',
+    });
+    expect(rows).toContainEqual({ name: 'TINY_CLAW_STREAM', value: 'off', source: '.env' });
+  });
 });

@@ -97,14 +97,28 @@ export function parseDotenv(text: string, fileLabel: string): Record<string, str
  * const dotenv = await loadDotenv(path.join(process.cwd(), '.env'));
  */
 export async function loadDotenv(path: string): Promise<Record<string, string>> {
+  return (await readDotenvFile(path)) ?? {};
+}
+
+/**
+ * Reads and parses a `.env` file; `undefined` when there is no such file, so a caller can tell a
+ * missing file from an empty one.
+ *
+ * @throws ConfigurationError when the file exists but cannot be read or has an invalid line.
+ * @example
+ * const values = await readDotenvFile('/home/me/.config/tiny-claw/.env'); // undefined if absent
+ */
+export async function readDotenvFile(path: string): Promise<Record<string, string> | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigurationError(`Cannot read the .env file ${path}: ${reason}`, { cause: error });
+    throw new ConfigurationError(`Cannot read the settings file ${path}: ${reason}`, {
+      cause: error,
+    });
   }
   return parseDotenv(text, path);
 }

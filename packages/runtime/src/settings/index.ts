@@ -1,5 +1,5 @@
 export { describeSettings, type SettingRow } from './describe-settings.js';
-export { loadDotenv, parseDotenv } from './dotenv.js';
+export { loadDotenv, parseDotenv, readDotenvFile } from './dotenv.js';
 export { type LoadSettingsOptions, loadSettings } from './load-settings.js';
 export { maskSecret, redactUrlCredentials } from './mask-secret.js';
 export {
@@ -10,12 +10,18 @@ export {
   type ProviderSettings,
   requireProviderKey,
 } from './provider-choice.js';
+export type { SettingsFile } from './setting-lookup.js';
 export {
   SETTING_VARIABLE_NAMES,
   SETTING_VARIABLES,
   type SettingVariable,
 } from './setting-variables.js';
 export { InvalidSettingsError } from './settings-error.js';
+export {
+  type LoadSettingsFromFilesOptions,
+  loadSettingsFromFiles,
+  userConfigFile,
+} from './settings-files.js';
 export {
   APPROVAL_PROVIDERS,
   type ApprovalProviderSetting,
@@ -27,9 +33,23 @@ export {
   type ProviderSetting,
   SANDBOX_SETTINGS,
   type SandboxSetting,
+  type SettingFileSource,
   type SettingSource,
   type Settings,
+  type SettingWarning,
   TRACE_MODES,
   type TraceModeSetting,
 } from './settings-schema.js';
+export { assertStateDirUsable } from './state-dir-check.js';
+export {
+  isTrustedFolder,
+  readTrustedFolders,
+  TRUSTED_FOLDERS_FILE,
+  type TrustChange,
+  type TrustedFolder,
+  trustedFoldersPath,
+  trustFolder,
+  untrustFolder,
+} from './trusted-folders.js';
+export { closestKnownName, KNOWN_VARIABLE_NAMES } from './unknown-variables.js';
 export { TOOL_NAMES, type ToolName } from './value-schemas.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type LoadSettingsOptions, loadSettings } from './load-settings.js';
+import { SETTING_VARIABLE_NAMES } from './setting-variables.js';
 
 const base = { cwd: '/home/me/repo', homeDir: '/home/me' } as const;
 
@@ -273,5 +274,126 @@ describe('loadSettings API keys and base URLs', () => {
     expect(load({ ANTHROPIC_BASE_URL: 'https://api.anthropic.com' }).anthropic.baseUrl).toBe(
       'https://api.anthropic.com',
     );
+  });
+});
+
+describe('loadSettings precedence across settings files', () => {
+  const file = (
+    source: 'env-file' | 'user config' | '.env',
+    values: Record<string, string>,
+  ): NonNullable<LoadSettingsOptions['files']>[number] => ({
+    source,
+    path: `/files/${source.replace(' ', '-')}`,
+    values,
+  });
+
+  it('takes the real environment first, then --env-file, then the user config, then .env', () => {
+    const settings = loadSettings({
+      ...base,
+      env: { TINY_CLAW_MODEL: 'env' },
+      files: [
+        file('env-file', { TINY_CLAW_MODEL: 'x', TINY_CLAW_MAX_TOKENS: '2' }),
+        file('user config', {
+          TINY_CLAW_MODEL: 'x',
+          TINY_CLAW_MAX_TOKENS: '3',
+          TINY_CLAW_TRACE_MODE: 'off',
+        }),
+        file('.env', {
+          TINY_CLAW_MODEL: 'x',
+          TINY_CLAW_MAX_TOKENS: '4',
+          TINY_CLAW_TRACE_MODE: 'replay',
+          TINY_CLAW_STREAM: 'off',
+        }),
+      ],
+    });
+    expect(settings).toMatchObject({ model: 'env', maxTokens: 2, traceMode: 'off', stream: 'off' });
+    expect(settings.sources).toMatchObject({
+      TINY_CLAW_MODEL: 'env',
+      TINY_CLAW_MAX_TOKENS: 'env-file',
+      TINY_CLAW_TRACE_MODE: 'user config',
+      TINY_CLAW_STREAM: '.env',
+      TINY_CLAW_WORKDIR: 'default',
+    });
+  });
+
+  it('lets a blank value in a stronger file fall through to a weaker one', () => {
+    const settings = loadSettings({
+      ...base,
+      env: {},
+      files: [
+        file('env-file', { TINY_CLAW_MODEL: ' ' }),
+        file('user config', { TINY_CLAW_MODEL: 'm' }),
+      ],
+    });
+    expect(settings.model).toBe('m');
+    expect(settings.sources.TINY_CLAW_MODEL).toBe('user config');
+  });
+
+  it('names the file that holds a bad value', () => {
+    expect(() =>
+      loadSettings({
+        ...base,
+        env: {},
+        files: [file('user config', { TINY_CLAW_MAX_TOKENS: 'x' })],
+      }),
+    ).toThrow(
+      'TINY_CLAW_MAX_TOKENS="x" is invalid: expected an integer from 1 to 1000000; set in /files/user-config.',
+    );
+  });
+
+  it('reports an untrusted .env it was told about as a warning, not a value', () => {
+    const settings = loadSettings({ ...base, env: {}, untrustedDotenv: '/home/me/repo/.env' });
+    expect(settings.warnings).toEqual([{ kind: 'untrusted-dotenv', path: '/home/me/repo/.env' }]);
+  });
+});
+
+describe('loadSettings unknown variables', () => {
+  it('warns once about a misspelt variable and names the closest known setting', () => {
+    const settings = loadSettings({
+      ...base,
+      env: { TINY_CLAW_ENABLE_TOOLS: 'bash' },
+      files: [
+        { source: 'user config', path: '/c/.env', values: { TINY_CLAW_ENABLE_TOOLS: 'edit' } },
+      ],
+    });
+    expect(settings.enabledTools).toEqual(['read']);
+    expect(settings.warnings).toEqual([
+      {
+        kind: 'unknown-variable',
+        name: 'TINY_CLAW_ENABLE_TOOLS',
+        source: 'env',
+        suggestion: 'TINY_CLAW_ENABLED_TOOLS',
+      },
+    ]);
+  });
+
+  it('warns about an unknown FEISHU_ variable from a file and says which file', () => {
+    const settings = loadSettings({
+      ...base,
+      env: {},
+      files: [{ source: 'env-file', path: '/x/team.env', values: { FEISHU_APP_SECRETS: 's' } }],
+    });
+    expect(settings.warnings).toEqual([
+      {
+        kind: 'unknown-variable',
+        name: 'FEISHU_APP_SECRETS',
+        source: 'env-file',
+        file: '/x/team.env',
+        suggestion: 'FEISHU_APP_SECRET',
+      },
+    ]);
+  });
+
+  it('accepts every known name, alias and internal variable, and ignores other prefixes', () => {
+    const env = Object.fromEntries(
+      [...SETTING_VARIABLE_NAMES, 'TINY_CLAW_PROCESS_TAG', 'OPENAI_ORG', 'PATH', 'tiny_claw_x'].map(
+        (name) => [name, ''],
+      ),
+    );
+    expect(loadSettings({ ...base, env }).warnings).toEqual([]);
+  });
+
+  it('ignores a variable that is present but undefined', () => {
+    expect(loadSettings({ ...base, env: { TINY_CLAW_TYPO: undefined } }).warnings).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
-import { type FoundSetting, SettingLookup } from './setting-lookup.js';
+import { type FoundSetting, SettingLookup, type SettingsFile } from './setting-lookup.js';
 import { SETTING_VARIABLES, type SettingVariable } from './setting-variables.js';
 import { InvalidSettingsError, invalidValueLine } from './settings-error.js';
-import type { SettingSource, Settings } from './settings-schema.js';
+import type { SettingSource, Settings, SettingWarning } from './settings-schema.js';
+import { findUnknownVariables } from './unknown-variables.js';
 import type { PathContext } from './value-schemas.js';
 
 /**
@@ -15,22 +16,40 @@ export interface LoadSettingsOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   readonly homeDir: string;
-  /** Values from a `.env` file; they only fill variables that are unset in `env`. */
+  /**
+   * Parsed settings files, strongest first; each only fills variables that are unset in `env` and
+   * in the files before it. `loadSettingsFromFiles` finds and reads them the way the CLI does.
+   */
+  readonly files?: readonly SettingsFile[];
+  /**
+   * Values from a `.env` file, weaker than every entry of `files`; reported with source `.env`.
+   * Shorthand for a last `files` entry.
+   */
   readonly dotenv?: Readonly<Record<string, string>>;
+  /** A `.env` that exists but was deliberately not read (its directory is not trusted). */
+  readonly untrustedDotenv?: string;
 }
 
 /**
- * Builds the validated, frozen {@link Settings} from the environment and an optional `.env` map.
+ * Builds the validated, frozen {@link Settings} from the environment and parsed settings files.
  * Every variable is checked before anything is reported, so one error lists every problem.
+ * Unknown `TINY_CLAW_*` / `FEISHU_*` variables do not fail: they come back in `warnings`.
  *
  * @throws InvalidSettingsError (a ConfigurationError, exit code 78) with one line per problem, e.g.
  *   `TINY_CLAW_MAX_TOKENS="abc" is invalid: expected an integer from 1 to 1000000.`
  * @example
- * const dotenv = await loadDotenv(path.join(process.cwd(), '.env'));
- * const settings = loadSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir(), dotenv });
+ * const values = await loadDotenv('/home/me/.config/tiny-claw/.env');
+ * const settings = loadSettings({
+ *   env: process.env, cwd: process.cwd(), homeDir: os.homedir(),
+ *   files: [{ source: 'user config', path: '/home/me/.config/tiny-claw/.env', values }],
+ * });
  */
 export function loadSettings(options: LoadSettingsOptions): Settings {
-  const lookup = new SettingLookup(options.env, options.dotenv);
+  const files: SettingsFile[] = [...(options.files ?? [])];
+  if (options.dotenv !== undefined) {
+    files.push({ source: '.env', path: '.env', values: options.dotenv });
+  }
+  const lookup = new SettingLookup(options.env, files);
   const context: PathContext = { cwd: options.cwd, homeDir: options.homeDir };
   const problems: string[] = [];
 
@@ -40,7 +59,7 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     const parsed = variable.schema(context).safeParse(found.raw);
     if (parsed.success) return { value: parsed.data, found };
     const expected = parsed.error.issues[0]?.message ?? 'the value could not be parsed';
-    problems.push(invalidValueLine(found.name, found.raw, expected, variable.secret));
+    problems.push(invalidValueLine(found.name, found.raw, expected, variable.secret, found.file));
     return { value: variable.fallback(context) };
   };
   const read = <T>(variable: SettingVariable<T>): T => readFound(variable).value;
@@ -86,6 +105,7 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
       approvers: read(v.feishuApprovers),
     }),
     sources: collectSources(lookup),
+    warnings: collectWarnings(options, files),
   };
 
   // A script that is set but invalid has already been reported above.
@@ -96,6 +116,18 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
   }
   if (problems.length > 0) throw new InvalidSettingsError(problems);
   return Object.freeze(settings);
+}
+
+function collectWarnings(
+  options: LoadSettingsOptions,
+  files: readonly SettingsFile[],
+): readonly SettingWarning[] {
+  const warnings: SettingWarning[] = [];
+  if (options.untrustedDotenv !== undefined) {
+    warnings.push({ kind: 'untrusted-dotenv', path: options.untrustedDotenv });
+  }
+  warnings.push(...findUnknownVariables(options.env, files));
+  return Object.freeze(warnings.map((warning) => Object.freeze(warning)));
 }
 
 function credentials(

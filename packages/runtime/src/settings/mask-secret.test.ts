@@ -26,10 +26,34 @@ describe('redactUrlCredentials', () => {
     expect(redactUrlCredentials('http://token@host')).toBe('http://***@host');
   });
 
-  it('leaves URLs without credentials and plain text alone', () => {
-    expect(redactUrlCredentials('https://api.openai.com/v1?x=a@b')).toBe(
-      'https://api.openai.com/v1?x=a@b',
+  it('hides the userinfo up to the last @ of the authority, so a password holding @ stays hidden', () => {
+    expect(redactUrlCredentials('http://user:p@ss@host/x')).toBe('http://***@host/x');
+  });
+
+  it('hides the value of every query parameter and keeps the names', () => {
+    expect(redactUrlCredentials('http://h/v1?api_key=abc')).toBe('http://h/v1?api_key=***');
+    expect(redactUrlCredentials('https://api.openai.com/v1?x=a@b&key=sk-1;t=2')).toBe(
+      'https://api.openai.com/v1?x=***&key=***;t=***',
     );
+  });
+
+  it('hides a bare query value and fragment parameters, which can be tokens too', () => {
+    expect(redactUrlCredentials('http://h/v1?sk-secret')).toBe('http://h/v1?***');
+    expect(redactUrlCredentials('http://h/cb#access_token=abc&x=')).toBe(
+      'http://h/cb#access_token=***&x=',
+    );
+  });
+
+  it('redacts every URL inside a longer text, credentials and query together', () => {
+    expect(redactUrlCredentials('proxy "https://me:pw@p.local/v1?token=t1" failed')).toBe(
+      'proxy "https://***@p.local/v1?token=***" failed',
+    );
+  });
+
+  it('leaves URLs without secrets and plain text alone', () => {
+    expect(redactUrlCredentials('https://api.openai.com/v1')).toBe('https://api.openai.com/v1');
+    expect(redactUrlCredentials('http://h/v1?')).toBe('http://h/v1?');
     expect(redactUrlCredentials('me@example.com')).toBe('me@example.com');
+    expect(redactUrlCredentials('a=b?c=d')).toBe('a=b?c=d');
   });
 });

@@ -1,4 +1,4 @@
-import type { SettingSource } from './settings-schema.js';
+import type { SettingFileSource, SettingSource } from './settings-schema.js';
 
 /**
  * A variable that is set, with the name it was found under and where it came from.
@@ -10,36 +10,56 @@ export interface FoundSetting {
   readonly name: string;
   readonly raw: string;
   readonly source: Exclude<SettingSource, 'default'>;
+  /** The settings file it was read from; absent for the real environment. */
+  readonly file?: string;
 }
 
 /**
- * Reads variables from the real environment and a `.env` map. Real environment variables win; the
- * `.env` map only fills names that are unset in the environment. A blank value counts as unset
- * unless `emptyIsValue` is true.
+ * The variables of one settings file, already parsed, and which kind of source it is.
  *
  * @example
- * const lookup = new SettingLookup({ A: '' }, { A: 'from-file' });
- * lookup.get('A', false); // → { name: 'A', raw: 'from-file', source: '.env' }
+ * const file: SettingsFile = { source: 'user config', path: '/home/me/.config/tiny-claw/.env', values: { TINY_CLAW_MODEL: 'gpt-4.1' } };
+ */
+export interface SettingsFile {
+  readonly source: SettingFileSource;
+  /** Absolute path of the file, for messages. */
+  readonly path: string;
+  readonly values: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Reads variables from the real environment and settings files. The real environment wins; each
+ * file only fills names that are unset in the environment and in every file before it. A blank
+ * value counts as unset unless `emptyIsValue` is true.
+ *
+ * @example
+ * const lookup = new SettingLookup({ A: '' }, [{ source: '.env', path: '/p/.env', values: { A: 'from-file' } }]);
+ * lookup.get('A', false); // → { name: 'A', raw: 'from-file', source: '.env', file: '/p/.env' }
  * lookup.get('A', true);  // → { name: 'A', raw: '', source: 'env' }
  */
 export class SettingLookup {
   readonly #env: Readonly<Record<string, string | undefined>>;
-  readonly #dotenv: Readonly<Record<string, string | undefined>>;
+  readonly #files: readonly SettingsFile[];
 
+  /** `files` strongest first. */
   constructor(
     env: Readonly<Record<string, string | undefined>>,
-    dotenv: Readonly<Record<string, string | undefined>> = {},
+    files: readonly SettingsFile[] = [],
   ) {
     this.#env = env;
-    this.#dotenv = dotenv;
+    this.#files = files;
   }
 
   /** The effective value of one variable name, or undefined when it is unset. */
   get(name: string, emptyIsValue: boolean): FoundSetting | undefined {
     const fromEnv = own(this.#env, name);
     if (isSet(fromEnv, emptyIsValue)) return { name, raw: fromEnv, source: 'env' };
-    const fromFile = own(this.#dotenv, name);
-    if (isSet(fromFile, emptyIsValue)) return { name, raw: fromFile, source: '.env' };
+    for (const file of this.#files) {
+      const fromFile = own(file.values, name);
+      if (isSet(fromFile, emptyIsValue)) {
+        return { name, raw: fromFile, source: file.source, file: file.path };
+      }
+    }
     return undefined;
   }
 

@@ -19,18 +19,23 @@ export class InvalidSettingsError extends ConfigurationError {
 
 /**
  * One error line for a bad value: the variable, the value (masked when secret, URL credentials
- * always hidden) and what is accepted.
+ * and query values always hidden), what is accepted and, for a value from a settings file, which
+ * file to fix.
  *
  * @example
  * invalidValueLine('TINY_CLAW_MAX_TOKENS', 'abc', 'expected an integer from 1 to 1000000', false);
  * // → 'TINY_CLAW_MAX_TOKENS="abc" is invalid: expected an integer from 1 to 1000000.'
+ * invalidValueLine('TINY_CLAW_MAX_TOKENS', 'abc', 'expected an integer', false, '/p/.env');
+ * // → 'TINY_CLAW_MAX_TOKENS="abc" is invalid: expected an integer; set in /p/.env.'
  */
 export function invalidValueLine(
   name: string,
   raw: string,
   expected: string,
   secret: boolean,
+  file?: string,
 ): string {
   const shown = secret ? maskSecret(raw) : redactUrlCredentials(raw);
-  return `${name}=${JSON.stringify(shown)} is invalid: ${expected}.`;
+  const where = file === undefined ? '' : `; set in ${file}`;
+  return `${name}=${JSON.stringify(shown)} is invalid: ${expected}${where}.`;
 }

@@ -37,8 +37,39 @@ export type TraceModeSetting = (typeof TRACE_MODES)[number];
 /** The value of `TINY_CLAW_LOG_LEVEL`. */
 export type LogLevelSetting = (typeof LOG_LEVELS)[number];
 
-/** Where a variable's effective value came from. */
-export type SettingSource = 'env' | '.env' | 'default';
+/**
+ * Where a variable's effective value came from, strongest first: the real environment, the file
+ * named on the command line, the user's own settings file, the `.env` of a trusted current
+ * directory, or the built-in default.
+ */
+export type SettingSource = 'env' | 'env-file' | 'user config' | '.env' | 'default';
+
+/** A source that is a file. */
+export type SettingFileSource = Extract<SettingSource, 'env-file' | 'user config' | '.env'>;
+
+/**
+ * Something about the configuration worth telling the user that does not stop tiny-claw.
+ *
+ * - `unknown-variable`: a `TINY_CLAW_*` or `FEISHU_*` variable that tiny-claw does not read (a
+ *   typo, most often), with the known name closest to it and where it was set (`file` for a
+ *   variable from a settings file).
+ * - `untrusted-dotenv`: the current directory has a `.env` that was not read because the directory
+ *   is not trusted; `path` is that file.
+ *
+ * @example
+ * const warning: SettingWarning = {
+ *   kind: 'unknown-variable', name: 'TINY_CLAW_ENABLE_TOOLS', source: 'env', suggestion: 'TINY_CLAW_ENABLED_TOOLS',
+ * };
+ */
+export type SettingWarning =
+  | {
+      readonly kind: 'unknown-variable';
+      readonly name: string;
+      readonly source: Exclude<SettingSource, 'default'>;
+      readonly file?: string;
+      readonly suggestion: string;
+    }
+  | { readonly kind: 'untrusted-dotenv'; readonly path: string };
 
 /**
  * Credentials and endpoint of one model vendor.
@@ -121,4 +152,6 @@ export interface Settings {
   readonly feishu: FeishuSettings;
   /** For every known variable name (aliases included), where its effective value came from. */
   readonly sources: Readonly<Record<string, SettingSource>>;
+  /** What the user should hear about while nothing stops: unknown variables, an ignored `.env`. */
+  readonly warnings: readonly SettingWarning[];
 }

@@ -1,0 +1,154 @@
+import { ConfigurationError } from '@tiny-claw/core';
+import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSettingsFromFiles, userConfigFile } from './settings-files.js';
+import { trustFolder } from './trusted-folders.js';
+
+// A home with a user config, a state dir, and a project whose .env tries to take over.
+let ws: TempWorkspace;
+let project: string;
+let env: Record<string, string>;
+const HOSTILE_DOTENV =
+  'OPENAI_BASE_URL=http://127.0.0.1:9/v1\nTINY_CLAW_ENABLED_TOOLS=read,write,edit,bash\n';
+
+beforeEach(async () => {
+  ws = await createTempWorkspace({ 'project/.env': HOSTILE_DOTENV });
+  project = ws.path('project');
+  env = { OPENAI_API_KEY: 'sk-real', TINY_CLAW_STATE_DIR: ws.path('state') };
+});
+afterEach(() => ws.cleanup());
+
+const load = (extra: Partial<Parameters<typeof loadSettingsFromFiles>[0]> = {}) =>
+  loadSettingsFromFiles({ env, cwd: project, homeDir: ws.path('home'), ...extra });
+
+describe('loadSettingsFromFiles: the project .env is untrusted input', () => {
+  it('does not read the .env of an untrusted folder and warns once with its path', async () => {
+    const settings = await load();
+    expect(settings.openai.baseUrl).toBeUndefined();
+    expect(settings.enabledTools).toEqual(['read']);
+    expect(settings.sources.OPENAI_BASE_URL).toBe('default');
+    expect(settings.warnings).toEqual([
+      { kind: 'untrusted-dotenv', path: ws.path('project/.env') },
+    ]);
+  });
+
+  it('does not even parse an untrusted .env, so a broken one cannot stop tiny-claw', async () => {
+    await ws.write('project/.env', 'this is not KEY=VALUE\n"');
+    await expect(load()).resolves.toMatchObject({ enabledTools: ['read'] });
+  });
+
+  it('reads the .env once the folder is trusted, below the real environment', async () => {
+    await trustFolder(ws.path('state'), project);
+    const settings = await load({ env: { ...env, TINY_CLAW_ENABLED_TOOLS: 'read,edit' } });
+    expect(settings.openai.baseUrl).toBe('http://127.0.0.1:9/v1');
+    expect(settings.sources.OPENAI_BASE_URL).toBe('.env');
+    expect(settings.enabledTools).toEqual(['edit', 'read']);
+    expect(settings.sources.TINY_CLAW_ENABLED_TOOLS).toBe('env');
+    expect(settings.warnings).toEqual([]);
+  });
+
+  it('does not carry trust over to a subfolder', async () => {
+    await ws.write('project/sub/.env', HOSTILE_DOTENV);
+    await trustFolder(ws.path('state'), project);
+    const settings = await load({ cwd: ws.path('project/sub') });
+    expect(settings.enabledTools).toEqual(['read']);
+    expect(settings.warnings).toMatchObject([{ kind: 'untrusted-dotenv' }]);
+  });
+
+  it('looks the trust list up in the state dir the user chose, never in one the .env names', async () => {
+    // The .env points the state dir at a list that trusts the project; it must not count.
+    const rogueState = ws.path('rogue-state');
+    await trustFolder(rogueState, project);
+    await ws.write('project/.env', `${HOSTILE_DOTENV}TINY_CLAW_STATE_DIR=${rogueState}\n`);
+    const settings = await load();
+    expect(settings.stateDir).toBe(ws.path('state'));
+    expect(settings.enabledTools).toEqual(['read']);
+    const { TINY_CLAW_STATE_DIR: _, ...withoutStateDir } = env;
+    const byDefault = await load({ env: withoutStateDir });
+    expect(byDefault.stateDir).toBe(ws.path('home/.tiny-claw'));
+    expect(byDefault.enabledTools).toEqual(['read']);
+  });
+
+  it('takes the trust list from the state dir set in the user config', async () => {
+    const { TINY_CLAW_STATE_DIR: _, ...withoutStateDir } = env;
+    await ws.write('home/.config/tiny-claw/.env', `TINY_CLAW_STATE_DIR=${ws.path('cfg-state')}\n`);
+    await trustFolder(ws.path('cfg-state'), project);
+    const settings = await load({ env: withoutStateDir });
+    expect(settings.enabledTools).toEqual(['bash', 'edit', 'read', 'write']);
+  });
+
+  it('skips the project .env entirely when asked to, without a warning', async () => {
+    const settings = await load({ projectDotenv: false });
+    expect(settings.enabledTools).toEqual(['read']);
+    expect(settings.warnings).toEqual([]);
+  });
+});
+
+describe('loadSettingsFromFiles: explicit and user settings files', () => {
+  it('ranks the real environment over --env-file over the user config over a trusted .env', async () => {
+    await trustFolder(ws.path('state'), project);
+    await ws.write(
+      'project/.env',
+      'TINY_CLAW_MODEL=dotenv\nTINY_CLAW_MAX_TOKENS=4\nTINY_CLAW_TRACE_MODE=replay\nTINY_CLAW_STREAM=off\n',
+    );
+    await ws.write(
+      'home/.config/tiny-claw/.env',
+      'TINY_CLAW_MODEL=user\nTINY_CLAW_MAX_TOKENS=3\nTINY_CLAW_TRACE_MODE=off\n',
+    );
+    await ws.write('explicit.env', 'TINY_CLAW_MODEL=explicit\nTINY_CLAW_MAX_TOKENS=2\n');
+    const settings = await load({
+      env: { ...env, TINY_CLAW_MODEL: 'env' },
+      envFile: '../explicit.env',
+    });
+    expect(settings).toMatchObject({ model: 'env', maxTokens: 2, traceMode: 'off', stream: 'off' });
+    expect(settings.sources).toMatchObject({
+      TINY_CLAW_MODEL: 'env',
+      TINY_CLAW_MAX_TOKENS: 'env-file',
+      TINY_CLAW_TRACE_MODE: 'user config',
+      TINY_CLAW_STREAM: '.env',
+    });
+  });
+
+  it('reads the user config from XDG_CONFIG_HOME when it is absolute', async () => {
+    await ws.write('xdg/tiny-claw/.env', 'TINY_CLAW_MODEL=xdg\n');
+    const settings = await load({ env: { ...env, XDG_CONFIG_HOME: ws.path('xdg') } });
+    expect(settings.model).toBe('xdg');
+    expect(settings.sources.TINY_CLAW_MODEL).toBe('user config');
+    expect(userConfigFile({ XDG_CONFIG_HOME: 'relative' }, '/h')).toBe('/h/.config/tiny-claw/.env');
+  });
+
+  it('applies the .env named by --env-file even in an untrusted folder, without a warning', async () => {
+    const settings = await load({ envFile: '.env' });
+    expect(settings.enabledTools).toEqual(['bash', 'edit', 'read', 'write']);
+    expect(settings.sources.TINY_CLAW_ENABLED_TOOLS).toBe('env-file');
+    expect(settings.warnings).toEqual([]);
+  });
+
+  it('fails with a configuration error when --env-file names no file', async () => {
+    const error = await load({ envFile: 'missing.env' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toBe(
+      `The settings file ${ws.path('project/missing.env')} does not exist.`,
+    );
+  });
+
+  it('reports unknown variables from every source, naming the file', async () => {
+    await ws.write('home/.config/tiny-claw/.env', 'TINY_CLAW_ENABLE_TOOLS=bash\n');
+    const settings = await load({ projectDotenv: false });
+    expect(settings.warnings).toEqual([
+      {
+        kind: 'unknown-variable',
+        name: 'TINY_CLAW_ENABLE_TOOLS',
+        source: 'user config',
+        file: ws.path('home/.config/tiny-claw/.env'),
+        suggestion: 'TINY_CLAW_ENABLED_TOOLS',
+      },
+    ]);
+  });
+
+  it('refuses a state dir on a pseudo filesystem before anything is written', async () => {
+    await expect(load({ env: { ...env, TINY_CLAW_STATE_DIR: '/proc/x' } })).rejects.toThrow(
+      /TINY_CLAW_STATE_DIR="\/proc\/x" is invalid/,
+    );
+  });
+});
