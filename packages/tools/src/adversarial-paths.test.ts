@@ -440,30 +440,51 @@ restore();
 process.stdout.write('swaps=' + swaps + ' stray=' + stray + '\\n');
 `;
 
+/** A running swapper process: `stop()` ends it and returns what it printed. */
+interface Swapper {
+  stop(): Promise<string>;
+}
+
+async function startSwapper(dir: string): Promise<Swapper> {
+  const stopFile = path.join(base, 'stop');
+  const child = spawn(
+    process.execPath,
+    ['-e', SWAPPER, dir, path.join(root, 'dir.aside'), outside, stopFile, '20000'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let stdout = '';
+  const ready = new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('ready')) resolve();
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const stop = async (): Promise<string> => {
+    await writeFile(stopFile, '');
+    await within(10_000, exited, 'swapper exit').catch(() => child.kill('SIGKILL'));
+    return stdout.trim().replace('\n', ' ');
+  };
+  try {
+    await within(5_000, ready, 'swapper start');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}
+
 describe('check-to-use race', () => {
   it('while a concurrent process swaps a workdir dir for a symlink to an outside dir, no write or edit lands outside', async () => {
     const iterations = 300;
     const dir = path.join(root, 'dir');
     await mkdir(dir);
     await writeFile(path.join(dir, 'keep.txt'), 'keep\n');
-    const stopFile = path.join(base, 'stop');
-    const child = spawn(
-      process.execPath,
-      ['-e', SWAPPER, dir, path.join(root, 'dir.aside'), outside, stopFile, '20000'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let stdout = '';
-    const ready = new Promise<void>((resolve) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('ready')) resolve();
-      });
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const swapper = await startSwapper(dir);
     const outcomes = new Map<string, number>();
     const landedOutside = new Map<string, string>();
+    let stdout = '';
     try {
-      await within(5_000, ready, 'swapper start');
       const deadline = Date.now() + 15_000;
       for (let i = 0; i < iterations && Date.now() < deadline; i += 1) {
         // 0: write of a new file (guard → confined mkdir of missing parents → temp + rename).
@@ -486,14 +507,56 @@ describe('check-to-use race', () => {
         }
       }
     } finally {
-      await writeFile(stopFile, '');
-      await within(10_000, exited, 'swapper exit').catch(() => child.kill('SIGKILL'));
+      stdout = await swapper.stop();
     }
-    const summary = `swapper: ${stdout.trim().replace('\n', ' ')}; outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}`;
+    const summary = `swapper: ${stdout}; outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}`;
     // The race was really run: the swapper swapped, and the guard or the re-check refused some.
     expect(stdout, summary).toMatch(/swaps=[1-9]/);
     expect([...landedOutside.values()], `writes landed in the outside dir. ${summary}`).toEqual([]);
     await expectOutsideUntouched();
     expect((await lstat(dir)).isDirectory()).toBe(true);
+  }, 40_000);
+
+  it('while a concurrent process swaps a workdir dir for a symlink to an outside dir, no read (or edit) returns outside content', async () => {
+    const iterations = 300;
+    const dir = path.join(root, 'dir');
+    await mkdir(dir);
+    // Same name inside and outside: a read that follows the swapped-in symlink finds a file.
+    await writeFile(path.join(dir, 'secret'), 'inside\n');
+    const swapper = await startSwapper(dir);
+    const outcomes = new Map<string, number>();
+    let leaked = 0;
+    let leakedByEdit = 0;
+    const unexpected = new Set<string>();
+    let stdout = '';
+    try {
+      const deadline = Date.now() + 15_000;
+      for (let i = 0; i < iterations && Date.now() < deadline; i += 1) {
+        const out = await read('dir/secret');
+        if (out.content.includes('TOP-SECRET')) leaked += 1;
+        const kind = out.isError ? String(out.metadata?.error_type) : 'ok';
+        outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
+        // Every answer is the inside file or a refusal, whichever state the swap was in.
+        if (!out.isError && out.content !== '1: inside') unexpected.add(out.content);
+        if (i % 3 === 0) {
+          // edit reads the file too, and a failed match quotes the closest region of it.
+          const edited = await edit('dir/secret', 'TOP-SECRET-X', 'x');
+          if (/TOP-SECRET$/m.test(edited.content)) {
+            leakedByEdit += 1;
+          }
+          const editKind = `edit:${String(edited.metadata?.error_type)}`;
+          outcomes.set(editKind, (outcomes.get(editKind) ?? 0) + 1);
+        }
+      }
+    } finally {
+      stdout = await swapper.stop();
+    }
+    const summary = `swapper: ${stdout}; outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}`;
+    expect(stdout, summary).toMatch(/swaps=[1-9]/);
+    expect(leaked, `reads returned the outside file. ${summary}`).toBe(0);
+    expect(leakedByEdit, `edits quoted the outside file. ${summary}`).toBe(0);
+    expect([...unexpected], summary).toEqual([]);
+    await expectOutsideUntouched();
+    expect(await readFile(path.join(dir, 'secret'), 'utf8')).toBe('inside\n');
   }, 40_000);
 });

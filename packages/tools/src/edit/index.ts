@@ -1,12 +1,12 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
 import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/core/utils';
 import { z } from 'zod';
 import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { withFileLock } from '../file-state/file-lock.js';
 import { fingerprintOf } from '../file-state/fingerprint.js';
+import { workdirRootOf } from '../file-state/opened-path.js';
 import type { ReadLedger } from '../file-state/read-ledger.js';
 import { resolveInWorkdir } from '../path-guard.js';
 import { type FailureReporter, failureReporter, formatSize } from '../tool-failure.js';
@@ -92,13 +92,16 @@ async function editLocked(
 ): Promise<ToolOutput> {
   const display = args.path;
   const limitMb = EDIT_LIMITS.maxFileBytes / 1024 / 1024;
-  const loaded = await loadFileBytes(abs, EDIT_LIMITS.maxFileBytes);
+  const workdir = workdirRootOf(abs, relative);
+  const loaded = await loadFileBytes({ root: workdir, path: abs }, EDIT_LIMITS.maxFileBytes);
   if (!loaded.ok) {
     switch (loaded.problem) {
       case 'not_found':
         return fail(editText.notFoundFile(display), 'not_found');
       case 'symlink':
         return fail(editText.symlinkSwapped(display), 'path_changed');
+      case 'outside':
+        return fail(editText.ledOutside(display), 'path_changed');
       case 'not_regular':
         return fail(
           editText.notRegular(
@@ -179,7 +182,6 @@ async function editLocked(
   try {
     // Confined to the workdir by descriptors: a directory swapped for a symlink since the guard
     // looked makes this fail instead of writing outside.
-    const workdir = path.resolve(abs, ...relative.split(path.sep).map(() => '..'));
     written = await writeFileConfined(workdir, relative, output, {
       mode: stats.mode & MAX_MODE_BITS,
       beforeReplace: recheck,
@@ -295,9 +297,10 @@ async function runEdit(
  * directory swapped for a symlink between the guard and the write makes it fail instead of
  * writing outside the workdir; without `/proc/self/fd` (non-Linux) it falls back to a
  * path-based write after a realpath re-check, which narrows but cannot close that window.
- * Residual risks: the read and the pre-write checks still go by path; the atomic rename gives
- * the file a new inode (owner = this process, hard links are detached rather than written
- * through).
+ * The file is read through one descriptor whose real path is checked to be inside the workdir,
+ * so a swap before the read shows nothing from outside either. Residual risks: the pre-write
+ * checks still go by path; the atomic rename gives the file a new inode (owner = this process,
+ * hard links are detached rather than written through).
  *
  * @example
  * const edit = createEditTool({ protectedPaths: [stateDir], readLedger: ledger });

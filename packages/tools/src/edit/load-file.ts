@@ -1,5 +1,6 @@
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { type OpenedTarget, openedPlace } from '../file-state/opened-path.js';
 
 /**
  * Outcome of {@link loadFileBytes}.
@@ -10,7 +11,11 @@ import { type FileHandle, open } from 'node:fs/promises';
  */
 export type LoadedFile =
   | { ok: true; bytes: Buffer; stats: Stats }
-  | { ok: false; problem: 'not_found' | 'symlink' | 'not_regular' | 'too_large'; stats?: Stats }
+  | {
+      ok: false;
+      problem: 'not_found' | 'symlink' | 'outside' | 'not_regular' | 'too_large';
+      stats?: Stats;
+    }
   | { ok: false; problem: 'io_error'; code: string };
 
 /**
@@ -18,11 +23,15 @@ export type LoadedFile =
  * `maxBytes`. O_NOFOLLOW: the path guard returned a canonical path, so a symlink here means the
  * file was swapped under us. O_NONBLOCK: a file swapped for a FIFO cannot hang the open; the
  * fstat then refuses it. The returned stats are the handle's, i.e. of the bytes returned.
+ * O_NOFOLLOW covers only the last component, so the opened descriptor is also checked to lead
+ * inside `target.root` (`outside` when a directory on the way became a symlink meanwhile): the
+ * bytes feed messages shown to the model, such as the closest region of a failed match.
  *
  * @example
- * const loaded = await loadFileBytes('/repo/src/a.ts', 20 * 1024 * 1024);
+ * const loaded = await loadFileBytes({ root: '/repo', path: '/repo/src/a.ts' }, 20 * 1024 * 1024);
  */
-export async function loadFileBytes(absPath: string, maxBytes: number): Promise<LoadedFile> {
+export async function loadFileBytes(target: OpenedTarget, maxBytes: number): Promise<LoadedFile> {
+  const absPath = target.path;
   const flags =
     fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0);
   let handle: FileHandle;
@@ -51,6 +60,7 @@ export async function loadFileBytes(absPath: string, maxBytes: number): Promise<
       total += bytesRead;
       if (total > maxBytes) return { ok: false, problem: 'too_large' };
     }
+    if ((await openedPlace(handle, target)) === 'outside') return { ok: false, problem: 'outside' };
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
     // Re-stat so the fingerprint's mtime/size describe exactly these bytes if it grew meanwhile.
     const after = total === stats.size ? stats : await handle.stat();

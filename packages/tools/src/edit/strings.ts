@@ -45,6 +45,8 @@ export const editText = {
     `edit tool failed to write ${p}: ${message}. The file was left unchanged.`,
   symlinkSwapped: (p: string) =>
     `edit refused: ${p} changed into a symlink while being edited; nothing was written.`,
+  ledOutside: (p: string) =>
+    `edit refused: ${p} led outside the workdir when it was opened (a directory on the way was replaced by a symlink meanwhile); nothing was read or written.`,
 
   notFound: (p: string) => `edit could not find old_text in ${p}; the file was not changed.`,
   notFoundBudget: (p: string) =>

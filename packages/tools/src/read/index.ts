@@ -4,6 +4,7 @@ import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-
 import { z } from 'zod';
 import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
+import { openedPlace, workdirRootOf } from '../file-state/opened-path.js';
 import { resolveInWorkdir } from '../path-guard.js';
 import { failureReporter, formatSize } from '../tool-failure.js';
 import { type ReadErrorType, readFailure } from './advice.js';
@@ -308,6 +309,15 @@ async function runRead(
       );
     }
     data = await readCapped(handle, fstats.size, READ_LIMITS.maxFileBytes, signal);
+    // The guard looked at the path before the open; a directory on the way may have been
+    // swapped for a symlink since. What the descriptor really is decides whether data is used.
+    const root = workdirRootOf(resolved.path, resolved.relative);
+    if ((await openedPlace(handle, { root, path: resolved.path })) === 'outside') {
+      return fail(
+        `read refused: ${display} led outside the workdir when it was opened (a directory on the way was replaced by a symlink meanwhile); nothing of it is shown.`,
+        'path_changed',
+      );
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return fail(`read: cannot read ${display}: ${code ?? String(error)}`, 'execution_error');
@@ -342,9 +352,9 @@ async function runRead(
     if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) body = data.subarray(3);
     if (looksBinary(body)) {
       return fail(
-        `read refused: ${display} is a binary file (${formatSize(stats.size)}), not shown.`,
+        `read refused: ${display} is a binary file (${formatSize(opened.size)}), not shown.`,
         'binary_file',
-        { size: stats.size },
+        { size: opened.size },
       );
     }
     try {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open } from 'node:fs/promises';
-import path from 'node:path';
 import {
   defineTool,
   errorMessage,
@@ -18,6 +17,7 @@ import {
   type ReadLedger,
   withFileLock,
 } from '../file-state/index.js';
+import { type OpenedTarget, openedPlace, workdirRootOf } from '../file-state/opened-path.js';
 import { resolveInWorkdir } from '../path-guard.js';
 import { type FailureReporter, failureReporter } from '../tool-failure.js';
 import { type WriteErrorType, writeFailure } from './advice.js';
@@ -121,12 +121,13 @@ interface InspectNeeds {
  * it does not exist, an error output when it cannot be written, else its state.
  */
 async function inspectTarget(
-  abs: string,
+  target: OpenedTarget,
   display: string,
   needs: InspectNeeds,
   fail: FailureReporter<WriteErrorType>,
 ): Promise<ExistingFile | ToolOutput | undefined> {
   const { keepBytes, contentBytes } = needs;
+  const abs = target.path;
   const maxBytes = WRITE_LIMITS.maxContentBytes;
   let linkStats: Stats;
   try {
@@ -185,6 +186,11 @@ async function inspectTarget(
       }
       position += bytesRead;
     }
+    // O_NOFOLLOW guards only the last component: kept bytes are written back into the workdir
+    // (append), so a descriptor that leads outside must not be used.
+    if ((await openedPlace(handle, target)) === 'outside') {
+      return fail(writeText.errors.ledOutside(display), 'path_changed');
+    }
     const existing: ExistingFile = { stats };
     if (needs.hash) {
       existing.fingerprint = { mtimeMs: stats.mtimeMs, size: position, sha256: hash.digest('hex') };
@@ -221,7 +227,7 @@ async function writeLocked(
   const append = args.mode === 'append';
 
   const existing = await inspectTarget(
-    abs,
+    { root: workdirRootOf(abs, relative), path: abs },
     display,
     {
       hash: ledger !== undefined,
@@ -249,7 +255,7 @@ async function writeLocked(
     // the guard looked makes this fail instead of writing outside. Missing parents are
     // created the same way, with the default mode (0777 & ~umask) like `mkdir -p`: these are the
     // user's project directories.
-    written = await writeFileConfined(workdirOf(abs, relative), relative, data, {
+    written = await writeFileConfined(workdirRootOf(abs, relative), relative, data, {
       mode,
       createParents: !existing,
       owner: existing ? ownerToKeep(existing.stats) : undefined,
@@ -308,11 +314,6 @@ function ownerToKeep(before: Stats): { uid: number; gid: number } | undefined {
   const gid = process.getgid?.();
   if (uid === undefined || (before.uid === uid && before.gid === gid)) return undefined;
   return { uid: before.uid, gid: before.gid };
-}
-
-/** The workdir's realpath, from the guard's canonical `abs` and its `relative` to it. */
-function workdirOf(abs: string, relative: string): string {
-  return path.resolve(abs, ...relative.split(path.sep).map(() => '..'));
 }
 
 async function runWrite(

@@ -32,6 +32,8 @@ export const writeText = {
       `write refused: a parent of ${display} is a file, not a directory.`,
     becameSymlink: (display: string): string =>
       `write refused: ${display} changed into a symlink while being written; nothing was written. Try again.`,
+    ledOutside: (display: string): string =>
+      `write refused: ${display} led outside the workdir when it was opened (a directory on the way was replaced by a symlink meanwhile); nothing was written.`,
     parentMoved: (display: string): string =>
       `write refused: the directory of ${display} changed while being written (renamed or replaced by a symlink); nothing was written. Try again.`,
     notRead: (display: string): string =>
