@@ -1,8 +1,8 @@
 /**
  * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
- * kept in one place so each exists once: stable JSON, secret rules and scrubbing, the retry-after
- * policy, an abortable sleep, the stream idle watchdog, response pricing and the state-file
- * primitives (atomic and confined writes, locks, quarantining reads). Not the agent API:
+ * kept in one place so each exists once: stable JSON, secret rules, redaction and scrubbing, the
+ * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing and the
+ * state-file primitives (atomic and confined writes, locks, quarantining reads). Not the agent API:
  * that is `@tiny-claw/core`.
  *
  * @example
@@ -13,6 +13,7 @@
 
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
+export { redactSecrets } from './redact-secrets.js';
 export {
   backoffMs,
   honouredRetryAfterMs,

@@ -23,6 +23,15 @@ describe('secretRules', () => {
     ['github-token', `gh${'p'}_${spread(36, 7)}`],
     ['github-pat', `github${'_pat'}_${spread(40, 7)}`],
     ['aws-access-key-id', `AK${'IA'}${spread(16, 5, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}`],
+    ['aws-access-key-id', `AK${'IA'}${spread(16, 5, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`],
+    ['gitlab-token', `gl${'pat'}-${spread(20, 7)}`],
+    ['huggingface-token', `h${'f'}_${spread(34, 7)}`],
+    ['npm-token', `np${'m'}_${spread(36, 7)}`],
+    ['pypi-token', `py${'pi'}-AgEIcHlwaS5vcmc${spread(60, 7)}`],
+    ['groq-api-key', `gs${'k'}_${spread(52, 7)}`],
+    ['xai-api-key', `xa${'i'}-${spread(80, 7)}`],
+    ['sendgrid-api-key', `S${'G'}.${spread(22, 7)}.${spread(43, 11)}`],
+    ['google-oauth-token', `ya${'29'}.${spread(60, 7)}`],
     ['slack-token', `xo${'xb'}-${spread(12, 1, '0123456789')}-${spread(24, 7)}`],
     ['gcp-api-key', `AI${'za'}${spread(35, 7)}`],
     ['jwt', `ey${'J'}${spread(30, 7)}.ey${'J'}${spread(30, 11)}.${spread(30, 13)}`],
@@ -39,6 +48,9 @@ describe('secretRules', () => {
       'curl -H "x: Bearer [REDACTED:bearer-token]"',
     );
     expect(mark('password=hunter2')).toBe('password=[REDACTED:keyword-assignment]');
+    expect(mark('AccountName=x;AccountKey=abc123def456')).toBe(
+      'AccountName=x;AccountKey=[REDACTED:keyword-assignment]',
+    );
     expect(mark('https://user:p%40ss@host/x?token=abc123&sig=zzz')).toBe(
       'https://user:[REDACTED:url-credentials]@host/x?token=[REDACTED:url-query-secret]&sig=[REDACTED:url-query-secret]',
     );

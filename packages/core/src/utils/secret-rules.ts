@@ -39,7 +39,16 @@ export const secretRules: readonly SecretRule[] = [
   { id: 'stripe-key', pattern: /\b[rs]k_(?:test|live|prod)_[A-Za-z0-9]{10,99}\b/dg },
   { id: 'github-token', pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}/dg },
   { id: 'github-pat', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/dg },
-  { id: 'aws-access-key-id', pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/dg },
+  { id: 'gitlab-token', pattern: /\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_-]{20,}/dg },
+  { id: 'huggingface-token', pattern: /\bhf_[A-Za-z0-9]{30,}/dg },
+  { id: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/dg },
+  { id: 'pypi-token', pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/dg },
+  { id: 'groq-api-key', pattern: /\bgsk_[A-Za-z0-9]{40,}/dg },
+  { id: 'xai-api-key', pattern: /\bxai-[A-Za-z0-9]{40,}/dg },
+  { id: 'sendgrid-api-key', pattern: /\bSG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46}/dg },
+  { id: 'google-oauth-token', pattern: /\bya29\.[A-Za-z0-9_-]{20,}/dg },
+  // Real key ids are base32 (A-Z, 2-7), but examples and fakes use any digit; both are redacted.
+  { id: 'aws-access-key-id', pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/dg },
   { id: 'slack-token', pattern: /\bxox[abprse]-[A-Za-z0-9-]{10,}/dg },
   {
     id: 'slack-webhook',
@@ -68,7 +77,7 @@ export const secretRules: readonly SecretRule[] = [
   {
     id: 'keyword-assignment',
     pattern: new RegExp(
-      '(?:token|secret|password|passwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|' +
+      '(?:token|secret|password|passwd|api[_-]?key|apikey|access[_-]?key|account[_-]?key|private[_-]?key|' +
         'client[_-]?secret|auth[_-]?key|credentials?|signature|encrypt[_-]?key)' +
         `(?:\\\\?["'])?\\s*[:=]\\s*(?:\\\\?["'])?(?<secret>${NOT_REDACTED}` +
         `(?!(?:true|false|null|none|undefined)\\b)[^\\s"'&,;\\\\]{3,})`,
