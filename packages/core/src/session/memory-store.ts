@@ -1,9 +1,13 @@
-import { open } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errorMessage, StateError } from '../errors.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
 import { isErrnoError } from '../store/errno.js';
 import { appendJsonLines } from '../store/jsonl-append.js';
+import { withPathLock } from '../store/path-lock.js';
+import { readTailLines } from './jsonl-tail.js';
+import { memoryValue } from './memory-value.js';
 
 /**
  * One line of `memory.jsonl` as written today.
@@ -28,19 +32,34 @@ export interface MemoryEntry {
 }
 
 // Also reads the original tiny-claw's `{"key": …, "value": …}` lines; an unknown future
-// schemaVersion is skipped rather than misread.
-const readableLineSchema = z.object({
+// schemaVersion is skipped rather than misread. Other fields (`at`) are kept for compaction.
+const readableLineSchema = z.looseObject({
   schemaVersion: z.literal(1).optional(),
   key: z.string().optional(),
   value: z.string().optional(),
 });
 
-const NEWLINE = 0x0a;
-const CHUNK_SIZE = 64 * 1024;
 const DEFAULT_RECENT_LIMIT = 5;
 
+/** How many lines the memory file keeps when it is compacted. */
+export const MEMORY_FILE_MAX_LINES = 200;
+
+// Compaction waits until the file holds twice the lines it keeps, so one rewrite of 200 lines pays
+// for 200 appends instead of every append rewriting the file.
+const COMPACT_AT_LINES = 2 * MEMORY_FILE_MAX_LINES;
+// A file this large is compacted whatever its line count: older versions wrote values whole.
+const COMPACT_AT_BYTES = 8 * 1024 * 1024;
+// Below this size the file cannot hold COMPACT_AT_LINES lines (a line is never under 64 bytes),
+// so the lines are not even counted.
+const COUNT_FROM_BYTES = COMPACT_AT_LINES * 64;
+// A line written today is at most two capped values, even fully escaped; a longer line was written
+// by an older version and is skipped when read and dropped when compacted.
+const MAX_LINE_BYTES = 256 * 1024;
+
 /**
- * The JSONL memory of one session: `<dir>/memory.jsonl`, appended to, read from the end.
+ * The JSONL memory of one session: `<dir>/memory.jsonl`, appended to, read from the end. Every
+ * value is passed through the shared secret rules and cut to 8,000 characters before it is
+ * written, and the file is compacted to its last 200 lines once it holds 400.
  *
  * @example
  * const memory = new FileMemoryStore(sessionDir);
@@ -55,9 +74,11 @@ export class FileMemoryStore {
   }
 
   /**
-   * Append `entries` as one write, so a run's prompt and response land together. A truncated last
-   * line left by a crash is first closed with a newline: it stays in the file (nothing is ever
-   * removed) but is no longer glued to the new entries.
+   * Append `entries` as one write, so a run's prompt and response land together. Each value is
+   * redacted and capped first (see `memoryValue`). A truncated last line left by a crash is first
+   * closed with a newline, so it is no longer glued to the new entries. Once the file holds 400
+   * lines (or 8 MiB) it is rewritten atomically with its last 200; concurrent appends in this
+   * process wait for that rewrite.
    *
    * @example
    * await memory.append([{ key: 'last_prompt', value: 'fix the test' }]);
@@ -66,14 +87,21 @@ export class FileMemoryStore {
     if (entries.length === 0) return;
     const at = new Date().toISOString();
     const lines = entries.map(
-      (entry): MemoryLine => ({ schemaVersion: 1, key: entry.key, value: entry.value, at }),
+      (entry): MemoryLine => ({
+        schemaVersion: 1,
+        key: memoryValue(entry.key),
+        value: memoryValue(entry.value),
+        at,
+      }),
     );
     await appendJsonLines(this.path, lines, { label: 'the memory file' });
+    await withPathLock(this.path, () => this.#compactIfLarge());
   }
 
   /**
    * `"<key>: <value>"` for each readable line among the last `limit` lines, in file order. Blank,
-   * invalid and empty lines are skipped (and still count towards `limit`). Only the end of the
+   * invalid, empty and oversized lines are skipped (and still count towards `limit`); values are
+   * redacted and capped as on append, in case an older version wrote them. Only the end of the
    * file is read, so a huge memory costs no more than a small one.
    *
    * @example
@@ -81,25 +109,71 @@ export class FileMemoryStore {
    */
   async readRecent(limit = DEFAULT_RECENT_LIMIT): Promise<string[]> {
     if (!(limit >= 1)) return [];
-    let tail: Buffer;
+    let lines: Array<string | undefined>;
     try {
-      tail = await readTailLines(this.path, Math.floor(limit));
+      lines = await readTailLines(this.path, Math.floor(limit), MAX_LINE_BYTES);
     } catch (error) {
       if (isErrnoError(error, 'ENOENT')) return [];
       throw new StateError(`Could not read the memory file ${this.path}: ${errorMessage(error)}`, {
         cause: error,
       });
     }
-    const lines = tail.toString('utf8').split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    return lines.slice(-Math.floor(limit)).flatMap((line) => {
-      const formatted = formatLine(line);
-      return formatted === undefined ? [] : [formatted];
+    return lines.flatMap((line) => {
+      const entry = line === undefined ? undefined : readLine(line);
+      return entry === undefined ? [] : [`${entry.key}: ${entry.value}`];
     });
+  }
+
+  /**
+   * Rewrite the file with its last {@link MEMORY_FILE_MAX_LINES} readable lines (each redacted
+   * and capped again) when it has grown past the trigger. Lines that cannot be read are dropped:
+   * they never reach the model, so keeping them would only keep whatever they hold.
+   */
+  async #compactIfLarge(): Promise<void> {
+    try {
+      const { size } = await stat(this.path);
+      if (size < COUNT_FROM_BYTES) return;
+      if (size <= COMPACT_AT_BYTES) {
+        const counted = await readTailLines(this.path, COMPACT_AT_LINES + 1, 0);
+        if (counted.length <= COMPACT_AT_LINES) return;
+      }
+      const kept = (await readTailLines(this.path, MEMORY_FILE_MAX_LINES, MAX_LINE_BYTES)).flatMap(
+        (line) => {
+          const rewritten = line === undefined ? undefined : rewriteLine(line);
+          return rewritten === undefined ? [] : [`${rewritten}\n`];
+        },
+      );
+      await writeFileAtomic(this.path, kept.join(''));
+    } catch (error) {
+      throw new StateError(
+        `Could not compact the memory file ${this.path}: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
   }
 }
 
-function formatLine(line: string): string | undefined {
+/** A line's key and (redacted, capped) value, or undefined for a line that is not a memory entry. */
+function readLine(line: string): MemoryEntry | undefined {
+  const parsed = parseLine(line);
+  if (parsed === undefined) return undefined;
+  const key = parsed.key ?? '';
+  const value = parsed.value ?? '';
+  if (key === '' && value === '') return undefined;
+  return { key: memoryValue(key), value: memoryValue(value) };
+}
+
+/** The line with its key and value redacted and capped, other fields kept; undefined when unreadable. */
+function rewriteLine(line: string): string | undefined {
+  const parsed = parseLine(line);
+  if (parsed === undefined) return undefined;
+  const rewritten: Record<string, unknown> = { ...parsed };
+  if (parsed.key !== undefined) rewritten.key = memoryValue(parsed.key);
+  if (parsed.value !== undefined) rewritten.value = memoryValue(parsed.value);
+  return JSON.stringify(rewritten);
+}
+
+function parseLine(line: string): z.infer<typeof readableLineSchema> | undefined {
   if (line.trim() === '') return undefined;
   let parsed: unknown;
   try {
@@ -108,40 +182,5 @@ function formatLine(line: string): string | undefined {
     return undefined;
   }
   const result = readableLineSchema.safeParse(parsed);
-  if (!result.success) return undefined;
-  const key = result.data.key ?? '';
-  const value = result.data.value ?? '';
-  if (key === '' && value === '') return undefined;
-  return `${key}: ${value}`;
-}
-
-/**
- * The bytes of the file from the start of its last `limit` lines, read backwards in chunks until
- * `limit + 1` newlines are seen (enough whether or not the file ends with one).
- */
-async function readTailLines(path: string, limit: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const chunks: Buffer[] = [];
-    let position = size;
-    let newlines = 0;
-    while (position > 0 && newlines < limit + 1) {
-      const length = Math.min(CHUNK_SIZE, position);
-      position -= length;
-      const chunk = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(chunk, 0, length, position);
-      const read = chunk.subarray(0, bytesRead);
-      for (let at = read.indexOf(NEWLINE); at !== -1; at = read.indexOf(NEWLINE, at + 1)) {
-        newlines += 1;
-      }
-      chunks.unshift(read);
-    }
-    const tail = Buffer.concat(chunks);
-    if (position === 0) return tail;
-    // Cut on a byte boundary before decoding: the chunk may start inside a multi-byte character.
-    return tail.subarray(tail.indexOf(NEWLINE) + 1);
-  } finally {
-    await handle.close();
-  }
+  return result.success ? result.data : undefined;
 }
