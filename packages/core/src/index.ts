@@ -26,6 +26,7 @@ export {
   approvalRefusals,
   type ClaimedApproval,
 } from './approval/approval-gate.js';
+export { FOOTER_CHARS_KEY } from './context/compactor.js';
 export {
   CancelledError,
   ConfigurationError,

@@ -351,7 +351,7 @@ describe('the in-memory store', () => {
     };
     expect((await agent.run('one', { session })).sessionKey).toBe(session.key);
     await agent.run('two', { session });
-    const system = provider.requests[1]?.messages.filter((m) => m.role === 'system') ?? [];
-    expect(system.map((m) => m.content).join('\n')).toContain('last_response: first');
+    const user = provider.requests[1]?.messages.filter((m) => m.role === 'user') ?? [];
+    expect(user.map((m) => m.content).join('\n')).toContain('last_response: first');
   });
 });

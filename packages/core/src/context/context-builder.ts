@@ -8,11 +8,11 @@ import { selectSkill } from './skills/skill-selection.js';
 import {
   contextWarnings,
   coreSystemPrompt,
-  memoryHeading,
+  memoryBlock,
   memoryTruncatedNotice,
 } from './strings.js';
 
-/** Memory injected into the prompt is capped so old runs cannot crowd out the task. */
+/** Memory injected into the prompt (its whole block) is capped so old runs cannot crowd out the task. */
 export const MEMORY_MAX_CHARS = 4000;
 
 /**
@@ -69,7 +69,8 @@ export interface BuiltContext {
 
 /**
  * Compose what the model sees at the start of a run, in this order: the core system prompt,
- * `AGENTS.md`, the skill index, the active skill, recent memory, and the trimmed user prompt.
+ * `AGENTS.md`, the skill index, the active skill (system messages), then recent memory as a
+ * delimited user-role block of past conversation data, and the trimmed user prompt.
  * Project files are read once per call and only from inside the workdir; a file that cannot be used
  * becomes a warning, never an error.
  *
@@ -112,8 +113,9 @@ export class ContextBuilder {
       warnings.push(contextWarnings.skillUnknown(selection.requestedName));
     }
 
+    // Memory holds user and model text: it goes in as user-role data, never as a system message.
     const memory = renderMemory(input.memories);
-    if (memory) messages.push(msg.system(memory));
+    if (memory) messages.push(msg.user(memory));
     messages.push(msg.user(input.prompt.trim()));
 
     const built: BuiltContext = { messages, warnings };
@@ -130,18 +132,34 @@ export class ContextBuilder {
   }
 }
 
-/** Keep the newest memory lines that fit in {@link MEMORY_MAX_CHARS}; undefined when none. */
+/**
+ * The recent-memory block: the newest memory lines that fit in {@link MEMORY_MAX_CHARS} (the
+ * whole block, frame included), oldest first, between `<past_conversation>` tags with a preamble
+ * that marks them as past data rather than instructions. A tag inside a line is defused so it
+ * cannot close the block early. Undefined when there is nothing to show.
+ *
+ * @example
+ * renderMemory(['last_prompt: fix the test', 'last_response: done']);
+ * // '<past_conversation>\nRemembered from earlier runs …\nlast_prompt: fix the test\nlast_response: done\n</past_conversation>'
+ */
 export function renderMemory(
   memories: readonly string[],
   maxChars = MEMORY_MAX_CHARS,
 ): string | undefined {
   if (memories.length === 0) return undefined;
+  const frame = [memoryBlock.open, memoryBlock.preamble, memoryBlock.close];
+  // Room for the frame, its newlines and a truncation notice, whichever lines are kept.
+  const budget =
+    maxChars -
+    frame.reduce((sum, part) => sum + part.length + 1, 0) -
+    memoryTruncatedNotice.length -
+    1;
   const kept: string[] = [];
-  let used = memoryHeading.length + 1;
+  let used = 0;
   let truncated = false;
   for (let i = memories.length - 1; i >= 0; i -= 1) {
-    const line = memories[i] as string;
-    const room = maxChars - used;
+    const line = defuseTags(memories[i] as string);
+    const room = budget - used;
     if (line.length + 1 <= room) {
       kept.unshift(line);
       used += line.length + 1;
@@ -149,14 +167,18 @@ export function renderMemory(
     }
     truncated = true;
     // The newest line is worth keeping in part rather than dropping everything.
-    if (kept.length === 0 && room > memoryTruncatedNotice.length + 40) {
-      kept.unshift(`${line.slice(0, room - memoryTruncatedNotice.length - 2)}…`);
-    }
+    if (kept.length === 0 && room > 40) kept.unshift(`${line.slice(0, room - 2)}…`);
     break;
   }
   if (kept.length === 0) return undefined;
   const body = truncated ? [memoryTruncatedNotice, ...kept] : kept;
-  return `${memoryHeading}\n${body.join('\n')}`;
+  return [memoryBlock.open, memoryBlock.preamble, ...body, memoryBlock.close].join('\n');
+}
+
+const MEMORY_TAG = /<(\/?)(past_conversation)>/gi;
+
+function defuseTags(line: string): string {
+  return line.replace(MEMORY_TAG, '&lt;$1$2>');
 }
 
 function describe(error: unknown): string {

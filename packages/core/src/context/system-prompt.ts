@@ -3,4 +3,4 @@
  * `strings.ts` with the rest of the context layer's model-facing text; this module keeps the
  * historical import path working.
  */
-export { coreSystemPrompt, memoryHeading, memoryTruncatedNotice } from './strings.js';
+export { coreSystemPrompt, memoryBlock, memoryTruncatedNotice } from './strings.js';

@@ -78,7 +78,7 @@ async function ask(
   const { messages, report } = compactForRequest(state.messages, deps.compaction, level);
   const compacted = report.changed || report.overBudget;
   if (compacted) {
-    const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} over_budget=${report.overBudget}`;
+    const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} protected_tool_results=${report.protectedToolResults} over_budget=${report.overBudget}`;
     if (report.overBudget) deps.logger.warn(log);
     else deps.logger.debug(log);
   }
