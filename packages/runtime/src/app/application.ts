@@ -31,8 +31,11 @@ import { RUNTIME_VERSION } from './version.js';
 export interface RunRequest {
   prompt: string;
   mode?: RunMode;
-  /** Session name; the default CLI session when omitted. */
-  session?: string;
+  /**
+   * Session name (a CLI session of the workdir; the default one when omitted) or a resolved
+   * session, such as a chat's from `feishuChatSession`.
+   */
+  session?: string | SessionRef;
   maxSteps?: number;
   /** Receives every event of the run (the terminal output, chat progress). */
   onEvent?: RunEventListener;
@@ -51,8 +54,11 @@ export interface ResumeRequest {
   decision: 'approve' | 'reject';
   actor: string;
   reason?: string;
-  /** Session name the decision is made from; the default CLI session when omitted. */
-  session?: string;
+  /**
+   * Session the decision is made from: a name (the default CLI session when omitted) or a
+   * resolved session, such as a chat's.
+   */
+  session?: string | SessionRef;
   chatId?: string;
   onEvent?: RunEventListener;
   signal?: AbortSignal;
@@ -260,6 +266,7 @@ export async function assertWorkdir(path: string): Promise<void> {
   }
 }
 
-function checkedName(name: string | undefined): string | undefined {
-  return name === undefined ? undefined : validateSessionName(name);
+/** A name is checked before use; a resolved session is taken as it is (the agent checks its shape). */
+function checkedName(session: string | SessionRef | undefined): string | SessionRef | undefined {
+  return typeof session === 'string' ? validateSessionName(session) : session;
 }

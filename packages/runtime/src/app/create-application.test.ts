@@ -1,5 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
-import { ConfigurationError } from '@tiny-claw/core';
+import { ConfigurationError, feishuChatSession } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { WORKSPACE_TOOL_NAMES } from '@tiny-claw/tools';
@@ -161,6 +161,43 @@ describe('approvals in the application', () => {
     await expect(
       app.resumeApproval(paused.approvalId as string, { decision: 'approve', actor: 'cli:alice' }),
     ).rejects.toMatchObject({ refusal: 'already_handled' });
+  });
+
+  it('runs and decides in a resolved chat session, where only the requester or an approver may decide', async () => {
+    const app = await createApplication(
+      settingsWith({
+        TINY_CLAW_ENABLED_TOOLS: 'read,write',
+        TINY_CLAW_APPROVAL_PROVIDER: 'feishu',
+        FEISHU_APPROVERS: 'ou_lead',
+      }),
+      { provider: writeEnv(), logger: silent, front: 'server' },
+    );
+    const chat = await feishuChatSession(ws.dir, 'oc_team');
+    const paused = await app.run({ prompt: 'set the token', session: chat, requestedBy: 'ou_dev' });
+    expect(paused.stopReason).toBe('approval_required');
+    const record = await app.approval(paused.approvalId as string);
+    expect(record).toMatchObject({
+      sessionKey: chat.key,
+      chatId: 'oc_team',
+      requestedBy: 'ou_dev',
+    });
+    const id = paused.approvalId as string;
+    await expect(
+      app.resumeApproval(id, {
+        decision: 'approve',
+        actor: 'ou_other',
+        session: chat,
+        chatId: 'oc_team',
+      }),
+    ).rejects.toMatchObject({ refusal: 'not_allowed' });
+    const resumed = await app.resumeApproval(id, {
+      decision: 'approve',
+      actor: 'ou_lead',
+      session: chat,
+      chatId: 'oc_team',
+    });
+    expect(resumed).toMatchObject({ stopReason: 'final', text: 'env written' });
+    expect(await readFile(ws.path('.env'), 'utf8')).toBe('TOKEN=1\n');
   });
 
   it('never pauses when approvals are off', async () => {
