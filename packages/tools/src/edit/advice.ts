@@ -19,6 +19,7 @@ export type EditErrorType =
   | 'not_regular_file'
   | 'file_too_large'
   | 'not_utf8'
+  | 'binary_file'
   | 'file_not_read'
   | 'file_modified'
   | 'edit_old_text_not_found'
@@ -36,7 +37,7 @@ interface EditCall {
 /**
  * The failure kind and advice of one `edit` refusal. Missing or ambiguous text and a stale read
  * point to `read` when the model can call it; a file edit can never change (too large, not
- * UTF-8) gets advice that does not loop back to reading it.
+ * UTF-8) or one `read` refuses (binary) gets advice that does not loop back to reading it.
  *
  * @example
  * editFailure('edit_old_text_not_found', { path: 'a.ts', visibleTools: ['edit'] }).advice;
@@ -86,6 +87,13 @@ export function editFailure(errorType: EditErrorType, call: EditCall): ToolFailu
       return pointingTo(
         'unsupported_target',
         can('bash') ? editAdvice.notUtf8WithBash : editAdvice.notUtf8,
+        'bash',
+        visibleTools,
+      );
+    case 'binary_file':
+      return pointingTo(
+        'unsupported_target',
+        editAdvice.binary(call.path, { read: can('read'), bash: can('bash'), write: can('write') }),
         'bash',
         visibleTools,
       );
@@ -141,6 +149,17 @@ export const editAdvice = {
     'edit only changes UTF-8 text, so it will refuse this file every time; change it with bash instead (for example convert it with `iconv`, or use `sed`).',
   notUtf8:
     'edit only changes UTF-8 text, so it will refuse this file every time, and no other tool here can change it; tell the user what change you intended.',
+  binary: (file: string, visible: { read: boolean; bash: boolean; write: boolean }): string =>
+    [
+      visible.read
+        ? 'read refuses binary files every time, so do not call read on this one; edit needs that read, so it cannot change this file either.'
+        : 'edit needs the file to have been seen first, and a binary file cannot be shown, so edit cannot change it.',
+      visible.bash
+        ? `Inspect it with bash (\`file ${shellWord(file)}\`, \`xxd ${shellWord(file)} | head\`) and change it with bash instead (for example a short script), or convert it with \`iconv\` first if it is text in another encoding.`
+        : visible.write
+          ? 'If you need new content, put it in a new file with write; otherwise tell the user what change you intended.'
+          : 'Do not retry; tell the user what change you intended.',
+    ].join(' '),
   notRead: (file: string): string =>
     `Call read on ${file} first, then retry with old_text copied from that output.`,
   modified: (file: string): string =>

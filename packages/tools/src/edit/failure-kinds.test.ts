@@ -146,3 +146,40 @@ describe('edit advice points to read only when the model can call it', () => {
     expect(alone.failure?.advice).not.toMatch(/bash|write/);
   });
 });
+
+/** Advice that sends the model back to read, which would refuse the file again. */
+const LOOPS_TO_READ = /call read on [^,;]*\b(first|again)|read (it|the file) (first|again)/i;
+
+describe('edit of a file that read refuses does not loop back to "read it first"', () => {
+  it.each([
+    ['with a NUL byte', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0x0a])],
+    // Valid UTF-8 edit could decode, but read's sniff calls it binary.
+    ['made mostly of control bytes', Buffer.from('\u0001\u0002\u0003\u0004a\u0005\u0006\n')],
+  ])(
+    'a binary file %s: read cannot show it, so the advice says so and points to bash',
+    async (_name, bytes) => {
+      await put('logo.bin', bytes, { read: false });
+      const out = await edit({ path: 'logo.bin', old_text: 'a', new_text: 'b' });
+      expect(out.isError).toBe(true);
+      expect(out.metadata?.error_type).toBe('binary_file');
+      expect(out.content).toContain('binary file, which read cannot show');
+      expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
+      expect(out.failure?.advice).toContain('do not call read on this one');
+      expect(out.failure?.advice).not.toMatch(LOOPS_TO_READ);
+    },
+  );
+
+  it('names only visible tools: write when bash is hidden, nothing when both are', async () => {
+    await put('logo.bin', Buffer.from([0, 1, 2, 0x61]), { read: false });
+    const withWrite = await edit({ path: 'logo.bin', old_text: 'a', new_text: 'b' }, [
+      'edit',
+      'write',
+    ]);
+    expect(withWrite.failure?.suggestedTool).toBeUndefined();
+    expect(withWrite.failure?.advice).toContain('new file with write');
+    expect(withWrite.failure?.advice).not.toMatch(/bash|call read/i);
+    const alone = await edit({ path: 'logo.bin', old_text: 'a', new_text: 'b' }, ['edit']);
+    expect(alone.failure?.advice).not.toMatch(/bash|write|call read/i);
+    expect(alone.failure?.advice).toContain('tell the user');
+  });
+});

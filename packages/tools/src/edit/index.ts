@@ -9,6 +9,7 @@ import { fingerprintOf } from '../file-state/fingerprint.js';
 import { workdirRootOf } from '../file-state/opened-path.js';
 import type { ReadLedger } from '../file-state/read-ledger.js';
 import { resolveInWorkdir } from '../path-guard.js';
+import { readRefusal } from '../read/readable.js';
 import { type FailureReporter, failureReporter, formatSize } from '../tool-failure.js';
 import { type EditErrorType, editFailure } from './advice.js';
 import { applyEdit } from './apply-edit.js';
@@ -127,6 +128,10 @@ async function editLocked(
   const ledger = options.readLedger;
   if (ledger && ctx.runId !== undefined) {
     const verdict = ledger.check(ctx.runId, abs, before);
+    // "Read it first" would loop when read refuses the file whatever it is called with.
+    if (verdict !== 'ok' && readRefusal(bytes, bytes.length) === 'binary') {
+      return fail(editText.binaryUnread(display), 'binary_file');
+    }
     if (verdict === 'not_read') return fail(editText.notRead(display), 'file_not_read');
     if (verdict === 'modified') return fail(editText.modifiedSinceRead(display), 'file_modified');
   }

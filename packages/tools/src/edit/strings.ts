@@ -33,6 +33,8 @@ export const editText = {
     `edit tool only supports UTF-8 text files: ${p} is not valid UTF-8 (or is binary), so it was not changed.`,
   otherEncoding: (p: string, encoding: string) =>
     `edit tool only supports UTF-8 text files: ${p} starts with a ${encoding} byte-order mark, so it was not changed.`,
+  binaryUnread: (p: string) =>
+    `edit refused: ${p} is a binary file, which read cannot show, so it cannot be read before the edit as edit requires; it was not changed.`,
   notRead: (p: string) =>
     `edit refused: ${p} was not read in this run, so the edit could be based on a stale or imagined version; it was not changed.`,
   modifiedSinceRead: (p: string) =>

@@ -2,33 +2,16 @@ import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
 import { z } from 'zod';
-import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
+import { describeFileKind } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
 import { openedPlace, workdirRootOf } from '../file-state/opened-path.js';
 import { resolveInWorkdir } from '../path-guard.js';
 import { failureReporter, formatSize } from '../tool-failure.js';
 import { type ReadErrorType, readFailure } from './advice.js';
+import { READ_LIMITS } from './limits.js';
+import { classifyBytes } from './readable.js';
 
-/**
- * Limits of the `read` tool.
- *
- * @example
- * if (stats.size > READ_LIMITS.maxFileBytes) console.log('too large for read');
- */
-export const READ_LIMITS = {
-  /** Files larger than this are refused without being read. */
-  maxFileBytes: 20 * 1024 * 1024,
-  /** Lines longer than this (in UTF-16 code units) are cut with a marker. */
-  maxLineChars: 2000,
-  /** Upper bound on the bytes of one tool output (lines, footer and notes). */
-  maxOutputBytes: 50 * 1024,
-  /** Default `limit` (lines per call). */
-  defaultLimit: 2000,
-  /** Bytes inspected by the binary sniff. */
-  sniffBytes: 4096,
-  /** Share of control bytes in the sniff window above which a file counts as binary. */
-  maxControlRatio: 0.3,
-} as const;
+export { READ_LIMITS } from './limits.js';
 
 /** Room kept for the footer and notes so the whole output stays under maxOutputBytes. */
 const FOOTER_RESERVE_BYTES = 1024;
@@ -84,18 +67,6 @@ const DESCRIPTION = [
   `Lines over ${READ_LIMITS.maxLineChars} chars are cut. Binary files, directories and files over`,
   `${READ_LIMITS.maxFileBytes / 1024 / 1024} MB are refused.`,
 ].join(' ');
-
-/** NUL, or more than 30 % bytes below 9 or in 14..31 within the sniff window. */
-function looksBinary(bytes: Uint8Array): boolean {
-  const window = bytes.subarray(0, READ_LIMITS.sniffBytes);
-  if (window.length === 0) return false;
-  let control = 0;
-  for (const byte of window) {
-    if (byte === 0) return true;
-    if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
-  }
-  return control / window.length > READ_LIMITS.maxControlRatio;
-}
 
 /** Read the whole file through an open handle, stopping once it exceeds `max` bytes. */
 async function readCapped(
@@ -334,29 +305,29 @@ async function runRead(
 
   const notes: string[] = [];
   let text: string;
-  const encoding = unicodeBomEncoding(data);
-  if (encoding === 'UTF-16LE' || encoding === 'UTF-16BE') {
+  const sniffed = classifyBytes(data);
+  if (sniffed.kind === 'utf16') {
     // A UTF-16 text file is full of NUL bytes, so the BOM is checked before the binary sniff.
+    const { encoding } = sniffed;
     text = new TextDecoder(encoding.toLowerCase(), { fatal: false, ignoreBOM: false }).decode(data);
     notes.push(
       `[note: decoded from ${encoding}; edits to this file are not supported, convert it to UTF-8 first]`,
     );
-  } else if (encoding) {
+  } else if (sniffed.kind === 'binary' && sniffed.encoding) {
+    const { encoding } = sniffed;
     return fail(
       `read refused: ${display} starts with a ${encoding} byte-order mark, and read decodes only UTF-8 and UTF-16. Convert a copy to UTF-8 first (e.g. iconv -f ${encoding} -t UTF-8).`,
       'binary_file',
       { encoding },
     );
+  } else if (sniffed.kind === 'binary') {
+    return fail(
+      `read refused: ${display} is a binary file (${formatSize(opened.size)}), not shown.`,
+      'binary_file',
+      { size: opened.size },
+    );
   } else {
-    let body: Uint8Array = data;
-    if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) body = data.subarray(3);
-    if (looksBinary(body)) {
-      return fail(
-        `read refused: ${display} is a binary file (${formatSize(opened.size)}), not shown.`,
-        'binary_file',
-        { size: opened.size },
-      );
-    }
+    const body = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data;
     try {
       text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
     } catch {

@@ -1,5 +1,6 @@
 import { pathGuardFailure } from '../path-advice.js';
 import type { PathGuardErrorType } from '../path-guard.js';
+import { shellWord } from '../shell-word.js';
 import { failureOf, pointingTo, type ToolFailure } from '../tool-failure.js';
 
 /**
@@ -16,6 +17,8 @@ export type WriteErrorType =
   | 'not_regular_file'
   | 'path_changed'
   | 'file_not_read'
+  | 'binary_file'
+  | 'file_too_large_to_read'
   | 'file_modified_since_read'
   | 'cancelled'
   | 'execution_error';
@@ -28,7 +31,8 @@ interface WriteCall {
 
 /**
  * The failure kind and advice of one `write` refusal. A stale or unread file points to `read`
- * when the model can call it, and says what else to do when it cannot.
+ * when the model can call it, and says what else to do when it cannot; an existing file that
+ * `read` refuses (binary, too large) gets advice that never loops back to reading it.
  *
  * @example
  * writeFailure('file_not_read', { path: 'a.ts', visibleTools: ['read', 'write'] });
@@ -70,6 +74,17 @@ export function writeFailure(errorType: WriteErrorType, call: WriteCall): ToolFa
         'read',
         visibleTools,
       );
+    case 'binary_file':
+    case 'file_too_large_to_read':
+      return pointingTo(
+        'unsupported_target',
+        writeAdvice.unreadable(errorType === 'binary_file' ? 'binary' : 'too_large', call.path, {
+          read: can('read'),
+          bash: can('bash'),
+        }),
+        'bash',
+        visibleTools,
+      );
     case 'file_modified_since_read':
       return pointingTo(
         'stale_read',
@@ -108,6 +123,25 @@ export const writeAdvice = {
     `Call read on ${file} first, then write again based on what you saw${editVisible ? '; to change only part of it, use edit after reading' : ''}. Do not rewrite it from memory.`,
   notReadNoRead:
     'No tool for reading files is available on this step, so an existing file cannot be replaced safely. Write to a new path, or tell the user what change you intended.',
+  unreadable: (
+    why: 'binary' | 'too_large',
+    file: string,
+    visible: { read: boolean; bash: boolean },
+  ): string => {
+    const what = why === 'binary' ? 'binary files' : 'files this large';
+    const look =
+      why === 'binary'
+        ? `\`file ${shellWord(file)}\`, \`xxd ${shellWord(file)} | head\``
+        : `\`head\`, \`tail\`, \`grep -n\` on ${shellWord(file)}`;
+    return [
+      visible.read
+        ? `read refuses ${what} every time, so do not call read on this one; without that read, write will not replace it.`
+        : `write replaces an existing file only after it was read, and ${what} cannot be read, so write will not replace it.`,
+      visible.bash
+        ? `Look at what it holds with bash (${look}). If it really must be replaced as a whole, do that deliberately with bash (for example move it aside with \`mv\`, then write the new file), once you know nothing in it is still needed.`
+        : 'Do not retry; write the new content to a new path instead, or tell the user the file needs replacing.',
+    ].join(' ');
+  },
   modified: (file: string): string =>
     `Call read on ${file} again to see its current content, then write based on that. Do not retry from memory of the older version.`,
   modifiedNoRead:

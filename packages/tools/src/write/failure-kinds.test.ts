@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext, ToolOutput } from '@tiny-claw/core';
@@ -105,5 +105,47 @@ describe('write advice for a protected path mentions git through bash only when 
     const out = await write({ path: '.git/HEAD', content: 'x' }, ['write', 'read']);
     expect(out.failure?.advice).not.toContain('bash');
     expect(out.failure?.advice).toContain('ask the user');
+  });
+});
+
+/** Advice that sends the model back to read, which would refuse the file again. */
+const LOOPS_TO_READ = /call read on [^,;]*\b(first|again)|read (it|the file) (first|again)/i;
+
+describe('write over an existing file that read refuses does not loop back to "read it first"', () => {
+  it('a binary file: read cannot show it, so the advice says so and points to bash', async () => {
+    await writeFile(path.join(root, 'logo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1]));
+    const out = await write({ path: 'logo.bin', content: 'text\n' });
+    expect(out.isError).toBe(true);
+    expect(out.metadata?.error_type).toBe('binary_file');
+    expect(out.content).toContain('binary file, which read cannot show');
+    expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
+    expect(out.failure?.advice).toContain('do not call read on this one');
+    expect(out.failure?.advice).toContain('`xxd logo.bin | head`');
+    expect(out.failure?.advice).not.toMatch(LOOPS_TO_READ);
+  });
+
+  it('a binary file with only write visible: no tool named but write, no read loop', async () => {
+    await writeFile(path.join(root, 'logo.bin'), Buffer.from([0, 1, 2, 3]));
+    const out = await write({ path: 'logo.bin', content: 'text\n' }, ['write']);
+    expect(out.metadata?.error_type).toBe('binary_file');
+    expect(out.failure?.suggestedTool).toBeUndefined();
+    expect(out.failure?.advice).not.toMatch(/bash|call read|\bedit\b/i);
+    expect(out.failure?.advice).toContain('new path');
+  });
+
+  it('a file over the size read can show: the advice says so and points to bash', async () => {
+    const big = path.join(root, 'big.log');
+    await writeFile(big, 'log line\n');
+    await truncate(big, 20 * 1024 * 1024 + 1);
+    const out = await write({ path: 'big.log', content: 'short\n' });
+    expect(out.metadata?.error_type).toBe('file_too_large_to_read');
+    expect(out.content).toContain('over the 20 MB that read can show');
+    expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
+    expect(out.failure?.advice).not.toMatch(LOOPS_TO_READ);
+  });
+
+  it('a text file still asks for a read first', async () => {
+    const out = await write({ path: 'a.txt', content: 'replaced\n' });
+    expect(out.metadata?.error_type).toBe('file_not_read');
   });
 });

@@ -19,6 +19,8 @@ import {
 } from '../file-state/index.js';
 import { type OpenedTarget, openedPlace, workdirRootOf } from '../file-state/opened-path.js';
 import { resolveInWorkdir } from '../path-guard.js';
+import { READ_LIMITS } from '../read/limits.js';
+import { readRefusal } from '../read/readable.js';
 import { type FailureReporter, failureReporter } from '../tool-failure.js';
 import { type WriteErrorType, writeFailure } from './advice.js';
 import { writeText } from './strings.js';
@@ -77,6 +79,9 @@ export type WriteArgs = z.output<typeof writeSchema>;
 
 const MAX_MB = WRITE_LIMITS.maxContentBytes / 1024 / 1024;
 
+/** Bytes kept from the start of an existing file: the read tool's binary sniff and a BOM. */
+const HEAD_BYTES = READ_LIMITS.sniffBytes + 4;
+
 function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isSocket()) return 'a socket';
@@ -103,6 +108,8 @@ interface ExistingFile {
   stats: Stats;
   /** Only computed when a ledger needs it. */
   fingerprint?: FileFingerprint;
+  /** The first bytes, kept with the fingerprint: enough to tell whether `read` could show it. */
+  head?: Buffer;
   bytes?: Buffer;
 }
 
@@ -169,11 +176,13 @@ async function inspectTarget(
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     const chunk = Buffer.allocUnsafe(256 * 1024);
+    let head: Buffer | undefined;
     let position = 0;
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) break;
       const piece = chunk.subarray(0, bytesRead);
+      head ??= Buffer.from(piece.subarray(0, HEAD_BYTES));
       hash.update(piece);
       if (keepBytes) {
         chunks.push(Buffer.from(piece));
@@ -194,6 +203,7 @@ async function inspectTarget(
     const existing: ExistingFile = { stats };
     if (needs.hash) {
       existing.fingerprint = { mtimeMs: stats.mtimeMs, size: position, sha256: hash.digest('hex') };
+      existing.head = head ?? Buffer.alloc(0);
     }
     if (keepBytes) existing.bytes = Buffer.concat(chunks, position);
     return existing;
@@ -239,6 +249,20 @@ async function writeLocked(
   if (isOutput(existing)) return existing;
   if (existing?.fingerprint && ledger && runId !== undefined) {
     const verdict = ledger.check(runId, abs, existing.fingerprint);
+    // "Read it first" would loop when read refuses the file whatever it is called with.
+    const unreadable =
+      verdict === 'ok'
+        ? undefined
+        : readRefusal(existing.head ?? Buffer.alloc(0), existing.fingerprint.size);
+    if (unreadable === 'binary') {
+      return fail(writeText.errors.binaryUnread(display), 'binary_file');
+    }
+    if (unreadable === 'too_large') {
+      return fail(
+        writeText.errors.tooLargeToRead(display, existing.fingerprint.size, MAX_MB),
+        'file_too_large_to_read',
+      );
+    }
     if (verdict === 'not_read') return fail(writeText.errors.notRead(display), 'file_not_read');
     if (verdict === 'modified') {
       return fail(writeText.errors.modified(display), 'file_modified_since_read');

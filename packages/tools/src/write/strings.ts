@@ -38,6 +38,10 @@ export const writeText = {
       `write refused: the directory of ${display} changed while being written (renamed or replaced by a symlink); nothing was written. Try again.`,
     notRead: (display: string): string =>
       `write refused: ${display} already exists and was not read in this run, so replacing or extending it could drop content you have not seen; nothing was written.`,
+    binaryUnread: (display: string): string =>
+      `write refused: ${display} already exists and is a binary file, which read cannot show, so it cannot be read before being replaced as write requires; nothing was written.`,
+    tooLargeToRead: (display: string, size: number, maxMb: number): string =>
+      `write refused: ${display} already exists and is ${size} bytes, over the ${maxMb} MB that read can show, so it cannot be read before being replaced as write requires; nothing was written.`,
     modified: (display: string): string =>
       `write refused: ${display} was modified since it was last read (its size, time or content differ); nothing was written.`,
     failed: (display: string, message: string): string =>
