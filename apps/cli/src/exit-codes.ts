@@ -92,6 +92,8 @@ export function exitCodeForError(code: ErrorCode): number {
       return ExitCode.tool;
     case 'cancelled':
       return ExitCode.interrupted;
+    case 'input':
+      return ExitCode.usage;
     case 'runtime':
     case 'state':
     case 'approval':

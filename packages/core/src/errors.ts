@@ -8,7 +8,8 @@ export type ErrorCode =
   | 'tool'
   | 'cancelled'
   | 'state'
-  | 'approval';
+  | 'approval'
+  | 'input';
 
 /**
  * Base class of every error tiny-claw throws on purpose. `code` says what kind of problem it is;
@@ -42,6 +43,19 @@ export class TinyClawError extends Error {
 export class ConfigurationError extends TinyClawError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { ...options, code: 'configuration' });
+  }
+}
+
+/**
+ * What a run was asked to work on cannot be accepted (a prompt over the size limit, say); nothing
+ * was sent or stored. The caller has to change the input, not a setting.
+ *
+ * @example
+ * throw new InputError('the prompt is 2.0 MiB, over the 1 MiB limit: shorten it.');
+ */
+export class InputError extends TinyClawError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, code: 'input' });
   }
 }
 

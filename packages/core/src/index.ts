@@ -17,6 +17,11 @@
 
 export { Agent, type AgentResumeOptions, type AgentRunOptions } from './agent/agent.js';
 export { type AgentOptions, createAgent } from './agent/create-agent.js';
+export {
+  assertPromptSize,
+  MAX_PROMPT_BYTES,
+  PromptTooLargeError,
+} from './agent/prompt-limit.js';
 export type { ToolPolicy } from './agent/tool-policy.js';
 export {
   type ApprovalDecision,
@@ -32,6 +37,7 @@ export {
   ConfigurationError,
   type ErrorCode,
   errorMessage,
+  InputError,
   ProviderError,
   type ProviderErrorKind,
   StateError,

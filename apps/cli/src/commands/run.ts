@@ -1,5 +1,9 @@
-import { text as readStream } from 'node:stream/consumers';
-import { ConfigurationError, validateSessionName } from '@tiny-claw/core';
+import {
+  ConfigurationError,
+  MAX_PROMPT_BYTES,
+  PromptTooLargeError,
+  validateSessionName,
+} from '@tiny-claw/core';
 import type { RunArgs } from '../args.js';
 import { cliActor } from '../cli-actor.js';
 import { ExitCode } from '../exit-codes.js';
@@ -25,7 +29,7 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
   if (args.session !== undefined) checkSessionName(args.session);
   const app = await loadApplication({ workdir: args.workdir });
   try {
-    const prompt = args.readStdin ? await readStream(process.stdin) : (args.prompt ?? '');
+    const prompt = args.readStdin ? await readPrompt(process.stdin) : (args.prompt ?? '');
     const health = app.health();
     out.stderr(
       `tiny-claw · provider ${health.provider.name} (${health.provider.reason}) · mode ${args.mode}\n`,
@@ -53,6 +57,22 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
   } finally {
     await app.close();
   }
+}
+
+/**
+ * The prompt piped on stdin, read only up to the prompt limit: past it reading stops and the run
+ * is refused, so a runaway pipe cannot fill memory. Core checks the exact size of what is read.
+ */
+async function readPrompt(input: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of input) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    bytes += buffer.length;
+    if (bytes > MAX_PROMPT_BYTES) throw new PromptTooLargeError(bytes, { atLeast: true });
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function checkSessionName(name: string): void {

@@ -11,6 +11,7 @@ import { cliSession } from '../session/resolve-session.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { AgentStore } from '../store/agent-store.js';
 import { RunEventStream } from './event-stream.js';
+import { assertPromptSize } from './prompt-limit.js';
 import { agentText } from './strings.js';
 
 /**
@@ -97,6 +98,7 @@ export class Agent {
    * rejection); rejects only for invalid options or a broken store.
    *
    * @throws ConfigurationError for an invalid prompt, session, mode or step limit, or a workdir that is not a directory.
+   * @throws PromptTooLargeError (code `input`) for a prompt over 1 MiB of UTF-8 (`MAX_PROMPT_BYTES`); nothing is sent or stored.
    *
    * @example
    * const { text, stopReason } = await agent.run('what is 2 + 3?');
@@ -104,6 +106,8 @@ export class Agent {
   async run(prompt: string, options: AgentRunOptions = {}): Promise<RunResult> {
     const { setup, workdir } = this.#parts;
     if (typeof prompt !== 'string') throw new ConfigurationError(agentText.badPrompt);
+    // Before the session is recorded: a refused prompt leaves nothing behind.
+    assertPromptSize(prompt);
     const mode = options.mode ?? this.#parts.mode;
     if (!runModes.includes(mode)) throw new ConfigurationError(agentText.badMode(mode, runModes));
     const maxSteps = options.maxSteps ?? this.#parts.maxSteps;
@@ -169,7 +173,8 @@ export class Agent {
 
   /**
    * Run the agent on `prompt` and yield its events as they happen; the last one is `run.finish`
-   * with the result. Leaving the loop early cancels the run.
+   * with the result. Leaving the loop early cancels the run. A prompt `run` refuses (over 1 MiB,
+   * say) makes the iteration throw that error; no event is yielded.
    *
    * @example
    * for await (const event of agent.stream('rename foo to bar')) {

@@ -1,3 +1,8 @@
+function mebibytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
+}
+
 /** Text the agent shows the model or the embedder, kept in one place for a future locale. */
 export const agentText = {
   deniedByPolicy: (tool: string, list: 'deny' | 'allow', visible: readonly string[]): string =>
@@ -21,6 +26,12 @@ export const agentText = {
   badWorkdir: (value: unknown): string =>
     `workdir must be a directory path, got ${JSON.stringify(value) ?? String(value)}.`,
   badPrompt: 'the prompt must be a string.',
+  promptTooLarge: (bytes: number, limit: number, atLeast: boolean): string =>
+    `${
+      atLeast
+        ? `the prompt is over the ${mebibytes(limit)} limit (reading stopped after ${bytes.toLocaleString('en-US')} bytes)`
+        : `the prompt is ${mebibytes(bytes)} (${bytes.toLocaleString('en-US')} bytes of UTF-8), over the ${mebibytes(limit)} limit`
+    }; nothing was sent or stored. Shorten it, or save the material as a file in the workdir and ask the agent to read it.`,
   notAGate:
     'approvals must be an approval gate (createApprovalGate from @tiny-claw/approval): an object with middleware, saveCheckpoint, claim and complete.',
   noGate:
