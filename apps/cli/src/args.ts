@@ -104,3 +104,31 @@ export function parseHealthArgs(argv: string[]): HealthArgs {
   }
   return { json: values.json === true, help: values.help === true };
 }
+
+/** Options of `tiny-claw trust` and `tiny-claw untrust`, validated. */
+export interface TrustArgs {
+  /** The folder as typed; undefined means the current directory. */
+  dir: string | undefined;
+  help: boolean;
+}
+
+/**
+ * Parse `tiny-claw trust [DIR]` or `tiny-claw untrust [DIR]`; throws {@link UsageError} for
+ * anything wrong.
+ *
+ * @example
+ * parseTrustArgs('trust', ['../other-repo']);
+ */
+export function parseTrustArgs(command: 'trust' | 'untrust', argv: string[]): TrustArgs {
+  const { values, positionals } = parse(command, argv, {
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `${command} takes at most one folder, got ${positionals.length}: ${JSON.stringify(positionals.join(' '))}`,
+      command,
+    );
+  }
+  if (positionals[0] === '') throw new UsageError(`${command} needs a folder, got ""`, command);
+  return { dir: positionals[0], help: values.help === true };
+}

@@ -229,8 +229,9 @@ describe('tiny-claw health', () => {
     expect(tools.stderr).toContain('hammer');
   });
 
-  it('reads ./.env but lets the real environment win', async () => {
+  it('reads ./.env of a trusted folder but lets the real environment win', async () => {
     await ws.write('.env', 'TINY_CLAW_PROVIDER=scripted\nTINY_CLAW_MAX_TOKENS=77\n');
+    expect((await cli(['trust'])).code).toBe(0);
     const result = await cli(['health', '--json'], { TINY_CLAW_PROVIDER: 'echo' });
     const json = JSON.parse(result.stdout);
     expect(json.provider.name).toBe('echo');

@@ -10,7 +10,11 @@ Usage:
   tiny-claw trace list [--session NAME] [--json] | show <id|last> [--session NAME] [--json]
                  | view <id|last> [--session NAME] [--out FILE]
   tiny-claw health [--json]
+  tiny-claw trust [DIR] | untrust [DIR]
   tiny-claw --help | --version
+
+Global option (before or after the command name):
+  --env-file PATH   read settings from this file too (below real environment variables)
 
 Commands:
   run        Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
@@ -18,10 +22,13 @@ Commands:
   approvals  List, show, approve or reject the tool calls that paused a run.
   trace      List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
   health     Show the provider it picked and why, the tools, the directories and the effective settings.
+  trust      Let tiny-claw read the .env of a folder (default: this one); untrust takes that back.
 
 Run 'tiny-claw <command> --help' for the options of a command.
 
-Configuration comes from environment variables (real ones win over ./.env), e.g.
+Settings come from, strongest first: environment variables, --env-file PATH,
+~/.config/tiny-claw/.env (or $XDG_CONFIG_HOME/tiny-claw/.env), and ./.env only in a folder you
+trusted with 'tiny-claw trust' (a project's .env is its own, not tiny-claw's). For example:
   TINY_CLAW_PROVIDER=auto|openai|claude|anthropic|echo|scripted   TINY_CLAW_SCRIPT=<script.json>
   TINY_CLAW_STATE_DIR (default ~/.tiny-claw)   TINY_CLAW_WORKDIR (default: current directory)
   TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS   TINY_CLAW_LOG_LEVEL
@@ -96,6 +103,28 @@ Options:
 Settings: TINY_CLAW_APPROVAL_PROVIDER (auto = ask in this terminal; off = never pause),
 TINY_CLAW_APPROVAL_REQUIRED_TOOLS (default bash,edit,write), TINY_CLAW_APPROVAL_TIMEOUT_SECONDS
 (default 3600).
+`;
+
+export const trustHelp = `Usage: tiny-claw trust [DIR]
+
+Let tiny-claw read DIR/.env (default: the current folder) when it is started in DIR. A
+repository's .env is that project's own configuration and could redirect your API key or enable
+tools, so tiny-claw ignores it (with a notice) until you trust the folder. Trust covers exactly
+that folder, not its subfolders. The list is kept in the state dir (trusted-folders.json); a
+project's own .env cannot move it. To use a .env once without trusting its folder, pass
+--env-file ./.env.
+
+Options:
+  -h, --help   show this help
+`;
+
+export const untrustHelp = `Usage: tiny-claw untrust [DIR]
+
+Stop reading DIR/.env (default: the current folder): take DIR off the trust list that
+'tiny-claw trust' keeps in the state dir.
+
+Options:
+  -h, --help   show this help
 `;
 
 export const healthHelp = `Usage: tiny-claw health [--json]

@@ -5,7 +5,8 @@ import { loadSettingsOnly } from './load-settings.js';
 import { UsageError } from './usage-error.js';
 
 /**
- * Read settings (real environment over ./.env), apply command-line overrides, and assemble the app.
+ * Read settings (see `loadSettingsOnly` for where they come from), apply command-line overrides,
+ * and assemble the app.
  *
  * @example
  * const app = await loadApplication({ workdir: 'repo' });

@@ -1,3 +1,4 @@
+import { takeEnvFileFlag, useSettingsInvocation } from './env-file-flag.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { mainHelp } from './help.js';
 import { type Output, processOutput } from './output.js';
@@ -13,8 +14,11 @@ import { cliVersion } from './version.js';
  * process.exitCode = await main(process.argv.slice(2));
  */
 export async function main(argv: string[], out: Output = processOutput()): Promise<number> {
-  const [command, ...rest] = argv;
   try {
+    // A global flag: accepted before or after the command name, and taken out before either parses.
+    const { envFile, rest: args } = takeEnvFileFlag(argv);
+    useSettingsInvocation({ envFile, notice: (line) => out.stderr(line) });
+    const [command, ...rest] = args;
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       out.stdout(mainHelp);
       return ExitCode.ok;
@@ -49,8 +53,12 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       const { traceCommand } = await import('./commands/trace.js');
       return await traceCommand(rest, out);
     }
+    if (command === 'trust' || command === 'untrust') {
+      const { trustCommand } = await import('./commands/trust.js');
+      return await trustCommand(command, rest, out);
+    }
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace or health`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust or untrust`,
     );
   } catch (error) {
     return reportError(error, out);

@@ -2,6 +2,7 @@ import type { HealthArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { healthHelp } from '../help.js';
 import { loadApplication } from '../load-app.js';
+import { describeWarning } from '../load-settings.js';
 import type { Output } from '../output.js';
 
 /** `tiny-claw health`: the provider picked and why, tools, directories, effective settings. */
@@ -10,7 +11,8 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     out.stdout(healthHelp);
     return ExitCode.ok;
   }
-  const report = (await loadApplication()).health();
+  const app = await loadApplication();
+  const report = { ...app.health(), warnings: app.settings.warnings };
   if (args.json) {
     out.stdout(`${JSON.stringify(report, null, 2)}\n`);
     return ExitCode.ok;
@@ -28,6 +30,8 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     '',
     'settings (effective value, source):',
     ...report.settings.map((row) => `  ${row.name}=${row.value} (${row.source})`),
+    ...(report.warnings.length === 0 ? [] : ['', 'warnings:']),
+    ...report.warnings.map((warning) => `  ${describeWarning(warning, process.cwd())}`),
   ];
   out.stdout(`${lines.join('\n')}\n`);
   return ExitCode.ok;
