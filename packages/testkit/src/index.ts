@@ -1,6 +1,7 @@
 /**
  * @tiny-claw/testkit (private) — helpers for tiny-claw's own tests: temp workspaces, script files
- * for the scripted provider, and a CLI runner with a clean environment.
+ * for the scripted provider, a CLI runner with a clean environment, and loopback fakes of the LLM
+ * APIs and of the Feishu open API.
  *
  * @example
  * import { createTempWorkspace, runCli, writeScript } from '@tiny-claw/testkit';
@@ -8,6 +9,27 @@
  * @module
  */
 
+export {
+  decryptFeishuEvent,
+  encryptFeishuEvent,
+  type FakeFeishuEndpoint,
+  type FakeFeishuFailure,
+  type FakeFeishuMessage,
+  type FakeFeishuOptions,
+  type FakeFeishuRequest,
+  type FakeFeishuServer,
+  type FeishuCardActionInput,
+  type FeishuMessageInput,
+  type FeishuRequestOptions,
+  type FeishuSignatureHeaders,
+  feishuCardActionEvent,
+  feishuChallenge,
+  feishuMessageEvent,
+  feishuRequest,
+  feishuSignature,
+  signFeishuRequest,
+  startFakeFeishuServer,
+} from './fake-feishu/index.js';
 export {
   type FakeApi,
   type FakeCutStep,
