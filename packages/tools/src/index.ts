@@ -1,5 +1,6 @@
 /**
- * @tiny-claw/tools — the workspace tools (`read`, `write`, `edit`, `bash`) behind one path guard.
+ * @tiny-claw/tools — the workspace tools (`read`, `write`, `edit`, `bash`) behind one path guard,
+ * with `bash` in a bubblewrap sandbox where one works.
  *
  * @example
  * import { workspaceTools } from '@tiny-claw/tools';
@@ -9,6 +10,7 @@
  */
 
 export { BASH_LIMITS, type BashArgs, type BashToolOptions, createBashTool } from './bash/index.js';
+export { killRunningCommands } from './bash/live-commands.js';
 export { createEditTool, EDIT_LIMITS, type EditArgs, type EditToolOptions } from './edit/index.js';
 // For tools created one by one that must share a ledger; `workspaceTools` shares one itself.
 export { ReadLedger } from './file-state/read-ledger.js';
@@ -22,6 +24,13 @@ export {
   resolveInWorkdir,
 } from './path-guard.js';
 export { createReadTool, READ_LIMITS, type ReadArgs, type ReadToolOptions } from './read/index.js';
+export {
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxOptions,
+  type SandboxStatus,
+} from './sandbox/sandbox-options.js';
+export { sandboxStatus } from './sandbox/sandbox-status.js';
 export {
   WORKSPACE_TOOL_NAMES,
   type WorkspaceToolName,

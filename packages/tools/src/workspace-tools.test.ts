@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigurationError, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SandboxStatus } from './sandbox/sandbox-options.js';
+import { sandboxStatus } from './sandbox/sandbox-status.js';
 import {
   WORKSPACE_TOOL_NAMES,
   type WorkspaceToolsOptions,
@@ -221,15 +224,69 @@ describe('workspaceTools refuses a bad configuration with a ConfigurationError',
     expect(configurationError({ workdir: root, enable: ['read'] }).message).toMatch(/enable/);
   });
 
-  it('a sandbox this version cannot provide, instead of silently running bash unconfined', () => {
-    expect(configurationError({ workdir: root, sandbox: 'bwrap' }).message).toMatch(
-      /only "off" is available in this version/,
-    );
-    expect(workspaceTools({ workdir: root, sandbox: 'off' }).map((tool) => tool.name)).toEqual([
-      'read',
-      'write',
-      'edit',
-      'bash',
-    ]);
+  it('a sandbox mode it does not know, or a relative path to hide, naming what is accepted', () => {
+    const mode = configurationError({ workdir: root, sandbox: 'docker' });
+    expect(mode.message).toMatch(/"auto", "bwrap" or "off"/);
+    const hide = configurationError({ workdir: root, sandbox: { hide: ['secrets'] } });
+    expect(hide.message).toContain('hide paths must be absolute');
+  });
+
+  it('a bwrap sandbox that cannot work here, naming what is missing and the setting to change', () => {
+    const bwrapPath = path.join(base, 'no-such-bwrap');
+    const error = configurationError({ workdir: root, sandbox: { mode: 'bwrap', bwrapPath } });
+    expect(error.message).toContain(`no executable bwrap at ${bwrapPath}`);
+    expect(error.message).toContain('TINY_CLAW_SANDBOX=auto');
+    // Without bash there is nothing to confine.
+    const tools = workspaceTools({
+      workdir: root,
+      enabled: ['read'],
+      sandbox: { mode: 'bwrap', bwrapPath },
+    });
+    expect(tools.map((tool) => tool.name)).toEqual(['read']);
+  });
+});
+
+describe('workspaceTools run bash in the sandbox it is given', () => {
+  const usable = sandboxStatus('bwrap').active === 'bwrap';
+
+  it.runIf(usable)('auto by default: bash cannot write outside the workdir', async () => {
+    // Outside /tmp, which the sandbox replaces with a private one.
+    const visible = await mkdtemp(path.join(existsSync('/var/tmp') ? '/var/tmp' : base, 'tc-ws-'));
+    try {
+      const tools = workspaceTools({ workdir: root });
+      const out = await call(tools, 'bash', { command: `echo x > ${visible}/x.txt` });
+      expect(out.isError).toBe(true);
+      expect(out.metadata?.sandbox).toBe('bwrap');
+      expect(existsSync(path.join(visible, 'x.txt'))).toBe(false);
+    } finally {
+      await rm(visible, { recursive: true, force: true });
+    }
+  });
+
+  it('off, or auto without bubblewrap, runs bash unconfined (reporting the fallback once)', async () => {
+    const off = workspaceTools({ workdir: root, sandbox: 'off' });
+    expect((await call(off, 'bash', { command: 'echo hi' })).metadata?.sandbox).toBe('off');
+    const fallbacks: SandboxStatus[] = [];
+    const fallback = workspaceTools({
+      workdir: root,
+      sandbox: { mode: 'auto', bwrapPath: path.join(base, 'no-such-bwrap') },
+      onSandboxFallback: (status) => fallbacks.push(status),
+    });
+    expect(fallbacks).toHaveLength(1);
+    expect(fallbacks[0]).toMatchObject({ mode: 'auto', active: 'off' });
+    expect((await call(fallback, 'bash', { command: 'echo hi' })).metadata?.sandbox).toBe('off');
+  });
+
+  it.runIf(usable)('the options object turns the network on and hides more paths', async () => {
+    await mkdir(path.join(root, 'vault'));
+    await writeFile(path.join(root, 'vault', 'token'), 'SECRET-TOKEN\n');
+    const tools = workspaceTools({
+      workdir: root,
+      sandbox: { mode: 'bwrap', network: true, hide: [path.join(root, 'vault')] },
+    });
+    const out = await call(tools, 'bash', { command: 'cat vault/token' });
+    expect(out.isError).toBe(true);
+    expect(out.content).not.toContain('SECRET-TOKEN');
+    expect(byName(tools, 'bash').description).not.toContain('no network');
   });
 });

@@ -6,6 +6,14 @@ import { createBashTool } from './bash/index.js';
 import { createEditTool } from './edit/index.js';
 import { ReadLedger } from './file-state/read-ledger.js';
 import { createReadTool } from './read/index.js';
+import {
+  normalizeSandboxOptions,
+  type SandboxMode,
+  type SandboxOptions,
+  type SandboxStatus,
+  sandboxOptionSchema,
+} from './sandbox/sandbox-options.js';
+import { resolveSandbox } from './sandbox/sandbox-status.js';
 import { createWriteTool } from './write/index.js';
 
 /**
@@ -42,15 +50,23 @@ export interface WorkspaceToolsOptions {
    */
   protectedPaths?: readonly string[];
   /**
-   * How `bash` is isolated. Only `'off'` exists in this version: commands run as the current user
-   * in their own process group with a scrubbed environment, but are not confined to the workdir.
-   * Asking for anything else is an error rather than a silent downgrade.
+   * How `bash` commands are confined (default `'auto'`): `'bwrap'` runs each in bubblewrap
+   * (everything read-only but the workdir and a private /tmp, credentials and `protectedPaths`
+   * hidden, no network, nothing outliving the call); `'off'` runs them unconfined in their own
+   * process group; `'auto'` is `'bwrap'` where bubblewrap works, else `'off'`. The object form
+   * adds `network: true` and more paths to `hide`. `'bwrap'` that cannot work here is an error
+   * rather than a silent downgrade; `sandboxStatus()` says what a setting amounts to.
    */
-  sandbox?: 'off';
+  sandbox?: SandboxMode | SandboxOptions;
+  /**
+   * Called once when `'auto'` finds no usable bubblewrap (default: one process warning); a front
+   * end that shows `sandboxStatus()` itself can pass a no-op.
+   */
+  onSandboxFallback?: (status: SandboxStatus) => void;
 }
 
 const USAGE =
-  "pass { workdir: an existing directory, enabled?: ['read', 'write', 'edit', 'bash'], protectedPaths?: string[] }, " +
+  "pass { workdir: an existing directory, enabled?: ['read', 'write', 'edit', 'bash'], protectedPaths?: string[], sandbox?: 'auto' | 'bwrap' | 'off' }, " +
   'for example workspaceTools({ workdir: process.cwd() })';
 
 // Checked at runtime too: JavaScript callers and config files bypass the types.
@@ -60,10 +76,10 @@ const optionsSchema = z.strictObject({
     .refine((value) => value.trim() !== '', { error: 'workdir is empty' }),
   enabled: z.array(z.string()).optional(),
   protectedPaths: z.array(z.string()).optional(),
-  sandbox: z
-    .literal('off', {
-      error:
-        'sandbox: only "off" is available in this version (bash is not confined to the workdir)',
+  sandbox: sandboxOptionSchema.optional(),
+  onSandboxFallback: z
+    .custom<(status: SandboxStatus) => void>((value) => typeof value === 'function', {
+      error: 'onSandboxFallback must be a function',
     })
     .optional(),
 });
@@ -123,10 +139,11 @@ function resolveWorkdir(workdir: string): string {
  * `enabled` — bound to one workdir (a call's `ctx.workdir` cannot move them), sharing one path
  * guard configuration and one read ledger: a file read through this `read` may then be changed
  * through this `edit` or `write` in the same run, and a file the run has not read (or that
- * changed since) is refused.
+ * changed since) is refused. `bash` runs in the bubblewrap sandbox where it works (`sandbox`).
  *
  * @throws ConfigurationError when `workdir` is missing or is not an existing directory, when
- * `enabled` names an unknown tool or one tool twice, or when an option is not recognised.
+ * `enabled` names an unknown tool or one tool twice, when an option is not recognised, or when
+ * `bash` is enabled with `sandbox: 'bwrap'` and bubblewrap cannot work here.
  *
  * @example
  * const tools = workspaceTools({ workdir: process.cwd(), enabled: ['read', 'edit'] });
@@ -140,12 +157,24 @@ export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
   const names = enabledNames(parsed.data.enabled);
   const workdir = resolveWorkdir(parsed.data.workdir);
   const protectedPaths = parsed.data.protectedPaths ?? [];
+  const sandbox = parsed.data.sandbox ?? 'auto';
+  if (names.includes('bash')) {
+    const resolved = resolveSandbox(normalizeSandboxOptions(sandbox));
+    if (resolved.unusable) throw configurationError(`sandbox: ${resolved.status.reason}`);
+  }
+  const onSandboxFallback = parsed.data.onSandboxFallback;
   const readLedger = new ReadLedger();
   const build: Record<WorkspaceToolName, () => Tool> = {
     read: () => createReadTool({ workdir, protectedPaths, readLedger }) as Tool,
     write: () => createWriteTool({ workdir, protectedPaths, readLedger }) as Tool,
     edit: () => createEditTool({ workdir, protectedPaths, readLedger }) as Tool,
-    bash: () => createBashTool({ workdir, protectedPaths }) as Tool,
+    bash: () =>
+      createBashTool({
+        workdir,
+        protectedPaths,
+        sandbox,
+        ...(onSandboxFallback ? { onSandboxFallback } : {}),
+      }) as Tool,
   };
   return names.map((name) => build[name]());
 }

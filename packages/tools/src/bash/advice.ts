@@ -1,5 +1,6 @@
 import { pathGuardFailure } from '../path-advice.js';
 import type { PathGuardErrorType } from '../path-guard.js';
+import type { SandboxBlock } from '../sandbox/sandbox-block.js';
 import { failureOf, pointingTo, type ToolFailure } from '../tool-failure.js';
 import { commandKind } from './command-kind.js';
 
@@ -18,6 +19,7 @@ export type BashErrorType =
   | 'bash_timeout'
   | 'bash_command_failed'
   | 'spawn_failed'
+  | 'sandbox_failed'
   | 'cancelled'
   | 'execution_error';
 
@@ -34,6 +36,8 @@ export interface BashCall {
   maxTimeoutSeconds: number;
   /** Whether stdout or stderr was cut before reaching the model. */
   outputTruncated?: boolean;
+  /** What in the sandbox most likely made the command fail, when something did. */
+  sandboxBlock?: SandboxBlock;
 }
 
 /**
@@ -69,6 +73,7 @@ export function bashFailure(errorType: BashErrorType, call: BashCall): ToolFailu
     case 'bash_timeout':
       return failureOf('timeout', timeoutAdvice(call));
     case 'bash_command_failed':
+      if (call.sandboxBlock) return failureOf('command_failed', sandboxAdvice(call.sandboxBlock));
       return failureOf(
         'command_failed',
         call.outputTruncated
@@ -79,8 +84,21 @@ export function bashFailure(errorType: BashErrorType, call: BashCall): ToolFailu
       return failureOf('cancelled');
     case 'spawn_failed':
       return failureOf('execution_error', bashAdvice.spawnFailed);
+    case 'sandbox_failed':
+      return failureOf('execution_error', bashAdvice.sandboxFailed);
     case 'execution_error':
       return failureOf('execution_error');
+  }
+}
+
+function sandboxAdvice(block: SandboxBlock): string {
+  switch (block) {
+    case 'read_only':
+      return bashAdvice.sandboxReadOnly;
+    case 'hidden_path':
+      return bashAdvice.sandboxHidden;
+    case 'network':
+      return bashAdvice.sandboxNetwork;
   }
 }
 
@@ -126,4 +144,12 @@ export const bashAdvice = {
   cwdNotDirectory: 'Pass the directory that contains it as cwd, and name the file in the command.',
   spawnFailed:
     'bash itself could not be started, which no other command can fix; tell the user what failed.',
+  sandboxFailed:
+    'The sandbox that bash commands run in could not be set up, which no command can fix; tell the user what failed. They can fix bubblewrap, or run commands without a sandbox with TINY_CLAW_SANDBOX=off.',
+  sandboxReadOnly:
+    'The command wrote where the sandbox does not allow it: only the workdir and /tmp (private, emptied after each command) are writable, and the workdir’s .git/hooks and .git/config are read-only. Write inside the workdir instead (for example a cache or prefix directory there). If the task truly needs to write elsewhere, stop and tell the user it needs TINY_CLAW_SANDBOX=off; do not look for a way around the sandbox.',
+  sandboxHidden:
+    'That path is hidden by the sandbox (credentials such as ~/.ssh and ~/.aws, and the agent’s own state, appear empty or unreadable). Do not try to reach it another way. If the task truly needs it, stop and tell the user it needs TINY_CLAW_SANDBOX=off.',
+  sandboxNetwork:
+    'The sandbox has no network access, so downloads, name lookups and connections (even to other programs on this machine) fail. Do not retry or look for a way around it: work offline, or stop and tell the user the task needs TINY_CLAW_SANDBOX_NETWORK=on.',
 } as const;

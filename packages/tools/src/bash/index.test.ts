@@ -6,12 +6,16 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ToolContext, ToolOutput } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sandboxStatus } from '../sandbox/sandbox-status.js';
 import { survivorsAfter, uniqueSleep } from './__fixtures__/live-processes.js';
 import { BASH_LIMITS, createBashTool } from './index.js';
 
 const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
 
 const isLinux = process.platform === 'linux';
+// Every robustness rule holds with and without the sandbox.
+const MODES: Array<'bwrap' | 'off'> =
+  sandboxStatus('auto').active === 'bwrap' ? ['bwrap', 'off'] : ['off'];
 let base: string;
 let root: string;
 const tool = createBashTool();
@@ -26,12 +30,6 @@ async function bash(
   bashTool = tool,
 ): Promise<ToolOutput> {
   return bashTool.run(bashTool.parse(args), context);
-}
-
-async function timed(args: Record<string, unknown>): Promise<{ out: ToolOutput; ms: number }> {
-  const started = Date.now();
-  const out = await bash(args);
-  return { out, ms: Date.now() - started };
 }
 
 function hasCommand(name: string): boolean {
@@ -217,10 +215,18 @@ describe('bash environment', () => {
 });
 
 // Commands that try to outlive, flood or hang the tool. Bounds are generous: shared slow cores.
-describe('bash robustness', () => {
+describe.each(MODES)('bash robustness (sandbox %s)', (mode) => {
+  const modeTool = createBashTool({ sandbox: mode });
+  const run = (args: Record<string, unknown>) => bash(args, ctx(), modeTool);
+  const timedIn = async (args: Record<string, unknown>) => {
+    const started = Date.now();
+    const out = await run(args);
+    return { out, ms: Date.now() - started };
+  };
+
   it('sleep with a 1 s timeout returns with exit code 124 and leaves no sleep behind', async () => {
     const marker = uniqueSleep();
-    const { out, ms } = await timed({ command: `sleep ${marker}`, timeout_seconds: 1 });
+    const { out, ms } = await timedIn({ command: `sleep ${marker}`, timeout_seconds: 1 });
     expect(ms).toBeLessThan(5_000);
     expect(out).toMatchObject({
       isError: true,
@@ -232,7 +238,7 @@ describe('bash robustness', () => {
 
   it('background jobs of a timed-out command are all killed with the group', async () => {
     const marker = uniqueSleep();
-    const { out, ms } = await timed({
+    const { out, ms } = await timedIn({
       command: `sleep ${marker} & sleep ${marker} & wait`,
       timeout_seconds: 1,
     });
@@ -251,7 +257,7 @@ describe('bash robustness', () => {
       ...(isLinux && hasCommand('setsid') ? [`setsid sleep ${marker} > /dev/null 2>&1 &`] : []),
     ];
     for (const command of commands) {
-      const { out, ms } = await timed({ command, timeout_seconds: 10 });
+      const { out, ms } = await timedIn({ command, timeout_seconds: 10 });
       expect(ms, command).toBeLessThan(6_000);
       expect(out.metadata?.exit_code, command).toBe(0);
       expect(out.metadata?.leftovers_killed, command).toBe(true);
@@ -262,12 +268,12 @@ describe('bash robustness', () => {
 
   it('a background child holding stdout does not hang the tool beyond the ~2 s drain', async () => {
     const marker = uniqueSleep();
-    const quiet = await timed({
+    const quiet = await timedIn({
       command: `sleep ${marker} > /dev/null 2>&1 &`,
       timeout_seconds: 60,
     });
     expect(quiet.ms).toBeLessThan(3_000);
-    const holding = await timed({ command: `echo hi; sleep ${marker} &`, timeout_seconds: 60 });
+    const holding = await timedIn({ command: `echo hi; sleep ${marker} &`, timeout_seconds: 60 });
     expect(holding.ms).toBeLessThan(7_000);
     expect(holding.out.content).toContain('stdout:\nhi');
     expect(holding.out.metadata?.leftovers_killed).toBe(true);
@@ -284,7 +290,7 @@ describe('bash robustness', () => {
       return usage.heapUsed + usage.arrayBuffers;
     };
     const before = retained();
-    const { out, ms } = await timed({ command: 'yes', timeout_seconds: 1 });
+    const { out, ms } = await timedIn({ command: 'yes', timeout_seconds: 1 });
     const growth = retained() - before;
     expect(ms).toBeLessThan(6_000);
     expect(out.metadata).toMatchObject({ timed_out: true, exit_code: 124, stdout_truncated: true });
@@ -295,7 +301,7 @@ describe('bash robustness', () => {
   });
 
   it('one 5 MB line is cut with a marker and never reaches the model whole', async () => {
-    const out = await bash({ command: "head -c 5000000 /dev/zero | tr '\\0' a" });
+    const out = await run({ command: "head -c 5000000 /dev/zero | tr '\\0' a" });
     expect(out.isError).toBe(false);
     expect(out.metadata?.stdout_truncated).toBe(true);
     expect(out.content.length).toBeLessThanOrEqual(30_000);
@@ -304,7 +310,7 @@ describe('bash robustness', () => {
   });
 
   it('invalid UTF-8 becomes replacement characters and ANSI/OSC sequences are stripped', async () => {
-    const out = await bash({
+    const out = await run({
       command: "printf '\\xff\\xfe\\x1b]0;pwn\\x07ok \\x1b[31mred\\x1b[0m\\n'",
     });
     expect(out.content).toContain('stdout:\n\uFFFD\uFFFDok red');
@@ -332,7 +338,7 @@ describe('bash robustness', () => {
           process.getuid?.() === 0
             ? `setpriv --reuid=${uid} --regid=${uid} --clear-groups bash -c '${bomb}' 2>/dev/null`
             : `ulimit -u $(( $(ps -u "$(id -u)" --no-headers | wc -l) + 64 )); bash -c '${bomb}' 2>/dev/null`;
-        const { out, ms } = await timed({ command, timeout_seconds: 2 });
+        const { out, ms } = await timedIn({ command, timeout_seconds: 2 });
         // What stops it depends on timing (the timeout, the leftover kill, or the bomb running
         // out of processes under the limit); the rule is that the call returns and nothing
         // survives it.
@@ -344,19 +350,20 @@ describe('bash robustness', () => {
     },
   );
 
-  it('kill -9 $PPID and kill -TERM 0 do not reach the harness', async () => {
-    const parent = await bash({ command: 'kill -9 $PPID; sleep 0.2; echo survived' });
+  it('kill -9 $PPID and kill -TERM 0 end the command but do not reach the harness', async () => {
+    // $PPID is the wrapper shell; the command's shell dies with it (in the sandbox with the
+    // whole namespace, without one through setpriv's death signal).
+    const parent = await run({ command: 'kill -9 $PPID; sleep 0.2; echo survived' });
     expect(parent.metadata?.exit_code).toBe(137);
-    expect(parent.content).toContain('survived');
-    const group = await bash({ command: 'kill -TERM 0; echo unreachable' });
+    const group = await run({ command: 'kill -TERM 0; echo unreachable' });
     expect(group.metadata?.exit_code).toBe(143);
     expect(group.content).not.toContain('unreachable');
     // Still here, and still able to run commands.
-    expect((await bash({ command: 'echo alive' })).content).toContain('alive');
+    expect((await run({ command: 'echo alive' })).content).toContain('alive');
   });
 
   it('a command reading stdin gets EOF at once instead of waiting', async () => {
-    const { out, ms } = await timed({
+    const { out, ms } = await timedIn({
       command: 'read x; echo "status=$? x=[$x]"',
       timeout_seconds: 30,
     });
@@ -365,9 +372,9 @@ describe('bash robustness', () => {
   });
 
   it('exit 137 and a segfault are reported as 137 and 128+11', async () => {
-    const exited = await bash({ command: 'exit 137' });
+    const exited = await run({ command: 'exit 137' });
     expect(exited.metadata).toMatchObject({ exit_code: 137, error_type: 'bash_command_failed' });
-    const segv = await bash({ command: 'kill -SEGV $$' });
+    const segv = await run({ command: 'kill -SEGV $$' });
     expect(segv.metadata?.exit_code).toBe(139);
     expect(segv.content).toContain('SIGSEGV');
   });

@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  ConfigurationError,
   defineTool,
   type Tool,
   type ToolContext,
@@ -9,10 +10,20 @@ import {
 } from '@tiny-claw/core';
 import { z } from 'zod';
 import { isInside, resolveInWorkdir } from '../path-guard.js';
+import { type CommandLaunch, prepareCommandLaunch } from '../sandbox/command-launch.js';
+import { sandboxBlockOf } from '../sandbox/sandbox-block.js';
+import {
+  normalizeSandboxOptions,
+  type SandboxMode,
+  type SandboxOptions,
+  type SandboxStatus,
+} from '../sandbox/sandbox-options.js';
+import { type ResolvedSandbox, resolveSandbox } from '../sandbox/sandbox-status.js';
+import { sandboxText } from '../sandbox/strings.js';
 import { type FailureReporter, failureReporter, toolFailure } from '../tool-failure.js';
 import { type BashErrorType, bashFailure } from './advice.js';
 import { scrubEnvironment } from './env-scrub.js';
-import { runInProcessGroup } from './process-group.js';
+import { type ProcessGroupResult, runInProcessGroup } from './process-group.js';
 import { MODEL_OUTPUT_MAX_CHARS, renderBashOutput, reportedExitCode } from './render-output.js';
 import { bashText } from './strings.js';
 
@@ -49,6 +60,20 @@ export interface BashToolOptions {
   extraSecretEnvNames?: readonly string[];
   /** Source of the child environment before scrubbing; default `process.env`, read per call. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * How commands are confined (default `'auto'`): `'bwrap'` runs each one in bubblewrap — new
+   * user, PID, IPC and network namespaces, `/` read-only, the workdir writable (its git hooks and
+   * config not), a private `/tmp`, credentials and `protectedPaths` hidden; `'off'` runs it
+   * directly, under `setpriv --pdeathsig KILL` where available; `'auto'` is `'bwrap'` when
+   * bubblewrap works here, else `'off'`. An options object also sets `network` (default off) and
+   * more paths to `hide`. `'bwrap'` that cannot work throws a `ConfigurationError` here.
+   */
+  sandbox?: SandboxMode | SandboxOptions;
+  /**
+   * Called once when `'auto'` finds no usable bubblewrap and commands will run unconfined.
+   * Default: one `process.emitWarning` per process and reason.
+   */
+  onSandboxFallback?: (status: SandboxStatus) => void;
 }
 
 const bashSchema = z.strictObject({
@@ -128,10 +153,17 @@ function signalForCode(code: number): string | undefined {
   return names[number];
 }
 
+/** The text a sandbox failure shows in: the error output, and the end of the normal output. */
+function outputText(result: ProcessGroupResult): string {
+  const { stdout, stderr } = result;
+  return [stderr.head, stderr.tail, stdout.tail].map((part) => part.toString('utf8')).join('\n');
+}
+
 async function runBash(
   args: BashArgs,
   ctx: ToolContext,
   options: BashToolOptions,
+  sandbox: ResolvedSandbox,
 ): Promise<ToolOutput> {
   const { signal } = ctx;
   const call = {
@@ -155,15 +187,35 @@ async function runBash(
   const env = scrubEnvironment(options.env ?? process.env, options.extraSecretEnvNames);
   // bash trusts an inherited PWD that names the cwd; a stale one would confuse `pwd -L`.
   env.PWD = cwd.path;
+  const active = sandbox.status.active;
+  let launch: CommandLaunch;
+  try {
+    launch = await prepareCommandLaunch(sandbox, {
+      workdir: options.workdir ?? ctx.workdir,
+      cwd: cwd.path,
+      protectedPaths: options.protectedPaths ?? [],
+      env,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return fail(bashText.errors.sandboxFailed(message), 'sandbox_failed', { sandbox: active });
+  }
   const result = await runInProcessGroup({
     command: args.command,
     cwd: cwd.path,
-    env,
+    env: launch.env,
     timeoutMs: args.timeout_seconds * 1000,
     signal,
+    ...launch.processOptions,
   });
   if (result.spawnError !== undefined) {
-    return fail(bashText.errors.spawnFailed(result.spawnError), 'spawn_failed');
+    return fail(bashText.errors.spawnFailed(result.spawnError), 'spawn_failed', {
+      sandbox: active,
+    });
+  }
+  if (result.launchFailed) {
+    const why = result.stderr.head.toString('utf8').trim() || `exit code ${result.code}`;
+    return fail(bashText.errors.sandboxFailed(why), 'sandbox_failed', { sandbox: active });
   }
 
   const exitCode = reportedExitCode({
@@ -200,6 +252,7 @@ async function runBash(
     stderr_bytes: result.stderr.totalBytes,
     duration_ms: result.durationMs,
     cwd: cwd.relative,
+    sandbox: active,
   };
   if (result.signal) metadata.signal = result.signal;
   if (result.leftoversKilled) metadata.leftovers_killed = true;
@@ -209,34 +262,70 @@ async function runBash(
   if (result.timedOut) return fail(rendered.content, 'bash_timeout', metadata);
   if (exitCode !== 0) {
     const outputTruncated = rendered.stdoutTruncated || rendered.stderrTruncated;
-    const failure = bashFailure('bash_command_failed', { ...call, outputTruncated });
+    const sandboxBlock =
+      active === 'bwrap'
+        ? sandboxBlockOf(outputText(result), {
+            command: args.command,
+            hidden: launch.hidden,
+            network: sandbox.options.network,
+          })
+        : undefined;
+    if (sandboxBlock) metadata.sandbox_block = sandboxBlock;
+    const failure = bashFailure('bash_command_failed', {
+      ...call,
+      outputTruncated,
+      ...(sandboxBlock ? { sandboxBlock } : {}),
+    });
     return toolFailure(rendered.content, 'bash_command_failed', failure, metadata);
   }
   return { content: rendered.content, isError: false, metadata };
 }
 
+const warnedFallbacks = new Set<string>();
+
+function warnOnce(status: SandboxStatus): void {
+  if (warnedFallbacks.has(status.reason)) return;
+  warnedFallbacks.add(status.reason);
+  process.emitWarning(sandboxText.fallback(status.reason), { code: 'TINY_CLAW_SANDBOX_OFF' });
+}
+
 /**
  * Create the `bash` tool (not parallel-safe): runs `command` with `bash -c` in its own process
  * group under the workdir (`options.workdir`, else `ctx.workdir`), with a scrubbed environment,
- * closed stdin, a timeout that kills the whole group, and bounded output. A non-zero exit is an
- * error output (`error_type: 'bash_command_failed'`, failure kind `command_failed`), a timeout
- * too (`'bash_timeout'`, kind `timeout`, exit code 124), with advice fitted to the command.
+ * closed stdin, a timeout that kills the whole group, and bounded output — inside the bubblewrap
+ * sandbox when `options.sandbox` (default `'auto'`) gives one. A non-zero exit is an error
+ * output (`error_type: 'bash_command_failed'`, failure kind `command_failed`), a timeout too
+ * (`'bash_timeout'`, kind `timeout`, exit code 124), with advice fitted to the command; a
+ * failure the sandbox caused (a read-only or hidden path, no network) gets advice naming the
+ * setting that lifts it.
+ *
+ * @throws ConfigurationError when `sandbox` is `'bwrap'` and bubblewrap cannot work here.
  *
  * @example
- * const bash = createBashTool({ protectedPaths: [stateDir] });
+ * const bash = createBashTool({ protectedPaths: [stateDir], sandbox: 'auto' });
  * const out = await bash.run(bash.parse({ command: 'ls -la', cwd: 'src' }), ctx);
  * // out.content === 'exit_code=0 stdout_truncated=false stderr_truncated=false\nstdout:\n…'
  */
 export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
+  const sandbox = resolveSandbox(normalizeSandboxOptions(options.sandbox));
+  if (sandbox.unusable) throw new ConfigurationError(`bash: ${sandbox.status.reason}`);
+  if (sandbox.status.mode === 'auto' && sandbox.status.active === 'off') {
+    (options.onSandboxFallback ?? warnOnce)(sandbox.status);
+  }
+  const confinement =
+    sandbox.status.active === 'bwrap'
+      ? bashText.sandboxDescription(sandbox.options.network)
+      : undefined;
   return defineTool({
     name: 'bash',
     description: bashText.description(
       BASH_LIMITS.defaultTimeoutSeconds,
       BASH_LIMITS.maxTimeoutSeconds,
       BASH_LIMITS.maxOutputChars,
+      confinement,
     ),
     parameters: bashSchema,
     parallelSafe: false,
-    run: (args, ctx) => runBash(args, ctx, options),
+    run: (args, ctx) => runBash(args, ctx, options, sandbox),
   });
 }

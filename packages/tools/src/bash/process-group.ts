@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { trackCommand } from './live-commands.js';
 import { DEFAULT_OUTPUT_BUFFER_BYTES, OutputBuffer, type OutputSnapshot } from './output-buffer.js';
 import { findLiveLeftovers, PROCESS_TAG_ENV, signalGroup, signalProcess } from './process-sweep.js';
 
@@ -20,14 +22,43 @@ export const PROCESS_GROUP_DEFAULTS = {
 } as const;
 
 /**
- * The shell actually spawned. The command runs in a *second* bash, a child of this one, so that
- * `$PPID` inside the command is this wrapper and not the harness: `kill -9 $PPID` kills the
- * wrapper, never tiny-claw. The wrapper's own stderr goes to /dev/null so its job reports
- * ("Segmentation fault  "$BASH" -c …") do not leak wrapper internals; the command gets the real
- * stderr through fd 3. The inner `$0` is `bash`, so its messages read `bash: line 1: …`.
- * `; exit $?` keeps bash from exec-ing the inner shell in place.
+ * The shell actually spawned (`bash -c WRAPPER_SCRIPT bash <command> <drain> <setpriv>`). The
+ * command runs in a *second* bash, a child of this one, so that `$PPID` inside the command is this
+ * wrapper and not the harness (or bubblewrap): `kill -9 $PPID` kills the wrapper, never tiny-claw.
+ *
+ * - It closes every inherited descriptor above stderr first (fd 3 stays when sandboxed: it is the
+ *   report pipe), so nothing the harness inherited reaches the command.
+ * - Its own stderr goes to /dev/null so its job reports ("Segmentation fault  "$BASH" -c …") do not
+ *   leak wrapper internals; the command gets the real stderr through fd 4. The inner `$0` is
+ *   `bash`, so its messages read `bash: line 1: …`.
+ * - `$3`, when set, is `setpriv`: the command's shell dies with the wrapper (`--pdeathsig KILL`),
+ *   as the wrapper dies with the harness, so a killed harness leaves no shell to run the rest.
+ * - `$2`, when set, means it runs as the first process of a bubblewrap PID namespace, where
+ *   everything dies the moment it exits. It writes `started` to fd 3 (so a sandbox that could not
+ *   be set up is told apart from a failing command), survives a SIGTERM meant for the command
+ *   (`trap`), and once the command has exited waits up to `$2` tenths of a second while a
+ *   leftover process still holds stdout/stderr — the drain the harness does itself without a
+ *   namespace — then writes `leftovers` to fd 3 if anything is still alive, and exits.
+ *
+ * No `exec` of the inner shell: bash would replace itself and `$PPID` would be the harness again.
  */
-const WRAPPER_SCRIPT = 'exec 3>&2 2>/dev/null; "$BASH" -c "$1" bash 2>&3 3>&-; exit $?';
+const WRAPPER_SCRIPT = [
+  'exec 4>&2 2>/dev/null',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+  'for f in /dev/fd/*; do n=${f##*/}; case $n in ""|*[!0-9]*|0|1|2|4) ;; 3) [ -n "$2" ] || exec 3>&- ;; *) eval "exec $n>&-" ;; esac; done',
+  '[ -z "$2" ] || { trap "stopping=1" TERM; echo started >&3; }',
+  'if [ -n "$3" ]; then "$3" --pdeathsig KILL "$BASH" -c "$1" bash 2>&4 3>&- 4>&-; else "$BASH" -c "$1" bash 2>&4 3>&- 4>&-; fi',
+  'rc=$?',
+  '[ -n "$2" ] || exit $rc',
+  // Live processes of the namespace other than its init (1) and this shell; sets $holding when
+  // one has the output pipes open. Builtins only, so that the scan sees no process of its own.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+  'scan() { leftover=; holding=; for d in /proc/[1-9]*; do p=${d#/proc/}; case $p in 1|$$|*[!0-9]*) continue ;; esac; s=; read -r s < "$d/stat" || continue; s=${s##*) }; case ${s%% *} in ""|Z|X) continue ;; esac; leftover=1; for f in "$d"/fd/*; do if [ "$f" -ef /dev/fd/1 ] || [ "$f" -ef /dev/fd/4 ]; then holding=1; return; fi; done; done; }',
+  'i=0; scan',
+  'while [ -n "$holding" ] && [ -z "$stopping" ] && [ "$i" -lt "$2" ]; do sleep 0.1; i=$((i + 1)); scan; done',
+  '[ -z "$leftover" ] || echo leftovers >&3',
+  'exit $rc',
+].join('\n');
 
 /**
  * Options of {@link runInProcessGroup}.
@@ -52,6 +83,24 @@ export interface ProcessGroupOptions {
   maxBufferBytes?: number;
   /** Shell binary; default `bash` from PATH. */
   shell?: string;
+  /**
+   * A program the shell is started through, with its arguments (bubblewrap and its mounts, or
+   * `setpriv --pdeathsig KILL`): `launcher.command launcher.args… bash -c …`. It must exec the
+   * shell or keep running until the shell is done.
+   */
+  launcher?: { command: string; args: readonly string[] };
+  /**
+   * The launcher puts the shell in a PID namespace of its own and dies on SIGTERM, taking the
+   * whole namespace with it (bubblewrap). Then a timeout or abort sends SIGTERM only to the
+   * processes inside (found by their tag), so the command still gets its grace period, and SIGKILL
+   * to the launcher; the drain and the leftover check happen inside the namespace.
+   */
+  isolated?: boolean;
+  /**
+   * `setpriv` with `--pdeathsig` support: the command's shell is started through it too, so it is
+   * killed when the wrapper shell dies (the launcher should give the wrapper the same).
+   */
+  deathSignalHelper?: string;
 }
 
 /**
@@ -77,6 +126,11 @@ export interface ProcessGroupResult {
   pipesAbandoned: boolean;
   /** Set when the shell could not be started; nothing ran. */
   spawnError?: string;
+  /**
+   * Isolated only: the launcher exited without ever starting the shell (the sandbox could not be
+   * set up); its complaint is in `stderr`.
+   */
+  launchFailed?: boolean;
 }
 
 /** Time for a process that has just closed its pipes to finish exiting (and turn zombie). */
@@ -95,6 +149,7 @@ async function killEverything(
   signal: NodeJS.Signals,
   rounds: number,
   onFound: () => void = () => {},
+  spareLeader = false,
 ): Promise<void> {
   let alive = await findLiveLeftovers(tag, pgid);
   if (alive.length > 0 && signal === 'SIGKILL') {
@@ -106,8 +161,8 @@ async function killEverything(
   for (let round = 0; round < rounds; round += 1) {
     if (alive.length > 0) onFound();
     // One kill(-pgid) reaches every member atomically, even a fork bomb's newest children.
-    signalGroup(pgid, signal);
-    for (const pid of alive) signalProcess(pid, signal);
+    if (!spareLeader) signalGroup(pgid, signal);
+    for (const pid of alive) if (!spareLeader || pid !== pgid) signalProcess(pid, signal);
     if (alive.length === 0 || signal !== 'SIGKILL') break;
     // Let the kernel deliver the kills, then look again for anything forked meanwhile.
     await sleep(20);
@@ -133,11 +188,15 @@ async function killEverything(
  * Covered: background jobs (`cmd &`), `nohup`, subshells and double forks (same group), `setsid`
  * and daemonizing processes that keep the inherited environment (found by the tag on Linux),
  * `kill -9 $PPID` / `kill 0` from the command (they hit the wrapper shell or the command's own
- * group, never the harness). Not covered: processes that clear their environment *and* leave the
- * group (`env -i setsid …`) or that run on macOS after leaving the group; processes started
- * through another service (systemd-run, docker, ssh); a same-user command that deliberately
- * signals the harness by pid. Fork bombs are stopped by the group kill but are not prevented —
- * use cgroups (`pids.max`) or a sandbox for that.
+ * group, never the harness). Not covered without `isolated`: processes that clear their
+ * environment *and* leave the group (`env -i setsid …`) or that run on macOS after leaving the
+ * group; processes started through another service (systemd-run, docker, ssh); a same-user
+ * command that deliberately signals the harness by pid. With `isolated` (bubblewrap's PID
+ * namespace) every process of the command dies with the namespace, whatever it did. Fork bombs
+ * are stopped by the group kill but are not prevented — use cgroups (`pids.max`) for that.
+ *
+ * While it runs the command is registered with `killRunningCommands`, which the process's
+ * `exit` event calls.
  *
  * @example
  * const result = await runInProcessGroup({ command: 'echo hi', cwd: '/repo', env: {}, timeoutMs: 10_000 });
@@ -151,6 +210,9 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
   const stderr = new OutputBuffer(maxBufferBytes);
   const tag = randomBytes(16).toString('hex');
   const started = performance.now();
+  const isolated = options.isolated === true;
+  // Inside the namespace the wrapper drains; it counts in tenths of a second.
+  const innerDrain = isolated ? String(Math.max(1, Math.ceil(drainMs / 100))) : '';
 
   return new Promise((resolve) => {
     let code: number | null = null;
@@ -161,6 +223,8 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
     let leftoversKilled = false;
     let pipesAbandoned = false;
     let finished = false;
+    let report = '';
+    let untrack = () => {};
     const timers = new Set<NodeJS.Timeout>();
     const later = (ms: number, fn: () => void): NodeJS.Timeout | undefined => {
       // Nothing may be scheduled once finished: it would only keep the event loop alive.
@@ -191,13 +255,26 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
       return;
     }
 
+    const shellArgs = [
+      options.shell ?? 'bash',
+      '-c',
+      WRAPPER_SCRIPT,
+      'bash',
+      options.command,
+      innerDrain,
+      options.deathSignalHelper ?? '',
+    ];
+    const [file = 'bash', ...args] = options.launcher
+      ? [options.launcher.command, ...options.launcher.args, ...shellArgs]
+      : shellArgs;
     let child: ChildProcess;
     try {
-      child = spawn(options.shell ?? 'bash', ['-c', WRAPPER_SCRIPT, 'bash', options.command], {
+      child = spawn(file, args, {
         cwd: options.cwd,
         env: { ...options.env, [PROCESS_TAG_ENV]: tag },
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // fd 3: what the wrapper reports from inside the namespace.
+        stdio: isolated ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       });
     } catch (error) {
       // Synchronous failures: invalid arguments (NUL bytes), E2BIG on some platforms.
@@ -205,6 +282,8 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
       return;
     }
     const pgid = child.pid;
+    if (pgid !== undefined) untrack = trackCommand(pgid, tag);
+    const reportPipe = isolated ? (child.stdio[3] as Readable | null) : undefined;
 
     const finish = async (spawnError?: string) => {
       if (finished) return;
@@ -218,18 +297,24 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
           leftoversKilled = true;
         });
       }
+      untrack();
       child.stdout?.destroy();
       child.stderr?.destroy();
-      const result = base();
+      reportPipe?.destroy();
+      if (report.includes('leftovers')) leftoversKilled = true;
+      const launchFailed =
+        isolated && pgid !== undefined && !report.includes('started') && !timedOut && !cancelled;
+      const result = { ...base(), ...(launchFailed ? { launchFailed } : {}) };
       resolve(spawnError === undefined ? result : { ...result, spawnError });
     };
 
     const terminate = () => {
       if (terminating) return;
       terminating = true;
-      // The group at once; the scan for members that left it follows.
-      signalGroup(pgid, 'SIGTERM');
-      void killEverything(pgid, tag, 'SIGTERM', 1);
+      // The group at once; the scan for members that left it follows. Isolated, the group is the
+      // launcher alone, whose death would SIGKILL the command at once: it waits for the SIGKILL.
+      if (!isolated) signalGroup(pgid, 'SIGTERM');
+      void killEverything(pgid, tag, 'SIGTERM', 1, undefined, isolated);
       later(killGraceMs, () => {
         signalGroup(pgid, 'SIGKILL');
         void killEverything(pgid, tag, 'SIGKILL', 5);
@@ -247,6 +332,11 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
     // Reading errors (EIO after abandoning) must not crash the harness.
     child.stdout?.on('error', () => {});
     child.stderr?.on('error', () => {});
+    reportPipe?.on('data', (chunk: Buffer) => {
+      // Two short words at most; anything longer is not the wrapper's.
+      if (report.length < 64) report += chunk.toString('utf8');
+    });
+    reportPipe?.on('error', () => {});
 
     child.on('error', (error) => {
       // Spawn failures (ENOENT for bash, a vanished cwd) arrive here and no 'exit' follows.

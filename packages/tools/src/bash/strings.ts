@@ -5,7 +5,12 @@
  * bashText.errors.cwdNotFound('src/missing'); // 'bash cwd does not exist: src/missing. …'
  */
 export const bashText = {
-  description: (defaultSeconds: number, maxSeconds: number, maxChars: number): string =>
+  description: (
+    defaultSeconds: number,
+    maxSeconds: number,
+    maxChars: number,
+    confinement?: string,
+  ): string =>
     [
       'Run a shell command with `bash -c` in the workdir (or `cwd`, a directory relative to it).',
       `It is killed after timeout_seconds (default ${defaultSeconds}, max ${maxSeconds}); the result`,
@@ -13,9 +18,13 @@ export const bashText = {
       `stderr:. At most ${maxChars} characters come back (start and end of long output, with an`,
       'omitted-bytes marker). stdin is closed, so interactive prompts fail instead of waiting;',
       'background processes still running when the command ends are killed, so do not start',
-      'servers with `&`. Secrets are removed from the environment. Prefer the read/write/edit tools',
-      'for files.',
+      'servers with `&`. Secrets are removed from the environment.',
+      ...(confinement === undefined ? [] : [confinement]),
+      'Prefer the read/write/edit tools for files.',
     ].join(' '),
+  sandboxDescription: (network: boolean): string =>
+    'It runs in a sandbox: only the workdir and a private /tmp (emptied after each command) are writable, ' +
+    `credentials and the agent's state are hidden${network ? '' : ', and there is no network access'}.`,
   stdoutLabel: 'stdout:',
   stderrLabel: 'stderr:',
   noOutput: '(no output)',
@@ -54,6 +63,8 @@ export const bashText = {
       `protected path: bash cannot run inside ${cwd} (tiny-claw's state directory).`,
     cwdStat: (cwd: string, code: string): string => `bash cannot use cwd ${cwd}: ${code}`,
     spawnFailed: (message: string): string => `bash tool failed to start: ${message}`,
+    sandboxFailed: (message: string): string =>
+      `bash could not set up its sandbox, so the command did not run: ${message}`,
     cancelledBeforeStart: 'bash cancelled: the run was cancelled before the command started',
   },
 } as const;

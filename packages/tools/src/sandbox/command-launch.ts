@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { bwrapArguments } from './bwrap-args.js';
+import { defaultHiddenPaths } from './hidden-paths.js';
+import { planMounts } from './mount-plan.js';
+import type { ResolvedSandbox } from './sandbox-status.js';
+
+/**
+ * How to start one command: through bubblewrap (`isolated`), or directly under `setpriv
+ * --pdeathsig KILL` when there is one; with the environment to give it and, when sandboxed, the
+ * paths it cannot see (spelled as the command might spell them, for advice).
+ *
+ * @example
+ * const launch = await prepareCommandLaunch(sandbox, { workdir, cwd, protectedPaths, env });
+ * runInProcessGroup({ command, cwd, env: launch.env, timeoutMs, ...launch.processOptions });
+ */
+export interface CommandLaunch {
+  processOptions: {
+    launcher?: { command: string; args: readonly string[] };
+    isolated?: boolean;
+    deathSignalHelper?: string;
+  };
+  env: NodeJS.ProcessEnv;
+  /** Hidden paths as absolute paths and, under HOME, as `~/…` and `$HOME/…`. */
+  hidden: readonly string[];
+}
+
+/** How a command may name a hidden path: absolute, or from HOME. */
+function spellings(hidden: string, home: string | undefined): string[] {
+  if (!home || !path.isAbsolute(home)) return [hidden];
+  const relative = path.relative(home, hidden);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [hidden];
+  return [hidden, `~/${relative}`, `$HOME/${relative}`, `\${HOME}/${relative}`];
+}
+
+/**
+ * Prepare the launch of one command under `sandbox`. With bubblewrap this inspects the
+ * filesystem (what exists, the git dirs, symlinks) each time, since it may change between
+ * commands, and creates a missing protected directory inside the workdir so it can be hidden.
+ * Inside the sandbox `TMPDIR` is `/tmp`, its private, writable temporary directory.
+ *
+ * @example
+ * const launch = await prepareCommandLaunch(sandbox, { workdir: '/repo', cwd: '/repo', protectedPaths: [], env });
+ */
+export async function prepareCommandLaunch(
+  sandbox: ResolvedSandbox,
+  input: {
+    workdir: string;
+    cwd: string;
+    protectedPaths: readonly string[];
+    env: NodeJS.ProcessEnv;
+  },
+): Promise<CommandLaunch> {
+  if (sandbox.status.active === 'off' || sandbox.bwrapPath === undefined) {
+    const setpriv = sandbox.setpriv;
+    return {
+      processOptions:
+        setpriv === undefined
+          ? {}
+          : {
+              launcher: { command: setpriv, args: ['--pdeathsig', 'KILL'] },
+              deathSignalHelper: setpriv,
+            },
+      env: input.env,
+      hidden: [],
+    };
+  }
+  const plan = await planMounts({
+    workdir: input.workdir,
+    cwd: input.cwd,
+    network: sandbox.options.network,
+    hide: [...defaultHiddenPaths(input.env), ...sandbox.options.hide],
+    protectedPaths: input.protectedPaths.map((entry) => path.resolve(input.workdir, entry)),
+  });
+  const hidden = plan.mounts
+    .filter((mount) => mount.kind === 'hide-dir' || mount.kind === 'hide-file')
+    .flatMap((mount) => spellings(mount.path, input.env.HOME));
+  return {
+    processOptions: {
+      launcher: { command: sandbox.bwrapPath, args: bwrapArguments(plan) },
+      isolated: true,
+    },
+    env: { ...input.env, TMPDIR: '/tmp' },
+    hidden,
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { sandboxBlockOf } from './sandbox-block.js';
+
+const hidden = ['/home/me/.ssh', '~/.ssh', '/repo/.tiny-claw'];
+const context = { command: 'true', hidden, network: false };
+
+describe('telling a sandbox failure from an ordinary one', () => {
+  it('a read-only file system outside the hidden paths is a read-only block', () => {
+    expect(sandboxBlockOf('touch: cannot touch /usr/x: Read-only file system', context)).toBe(
+      'read_only',
+    );
+  });
+
+  it('a missing or denied hidden path is a hidden-path block, named in the output or the command', () => {
+    expect(sandboxBlockOf('cat: /home/me/.ssh/id_rsa: No such file or directory', context)).toBe(
+      'hidden_path',
+    );
+    expect(
+      sandboxBlockOf('cat: id_rsa: No such file or directory', {
+        ...context,
+        command: 'cd ~/.ssh && cat id_rsa',
+      }),
+    ).toBe('hidden_path');
+    expect(sandboxBlockOf('bash: /repo/.tiny-claw/x: Read-only file system', context)).toBe(
+      'hidden_path',
+    );
+  });
+
+  it('a path that merely starts like a hidden one is not it', () => {
+    expect(
+      sandboxBlockOf('cat: /home/me/.sshrc: No such file or directory', context),
+    ).toBeUndefined();
+  });
+
+  it('name resolution and unreachable networks are network blocks only while the network is off', () => {
+    const curl = 'curl: (6) Could not resolve host: example.com';
+    expect(sandboxBlockOf(curl, context)).toBe('network');
+    expect(sandboxBlockOf('connect: Network is unreachable', context)).toBe('network');
+    expect(sandboxBlockOf('npm ERR! getaddrinfo EAI_AGAIN registry.npmjs.org', context)).toBe(
+      'network',
+    );
+    expect(sandboxBlockOf(curl, { ...context, network: true })).toBeUndefined();
+  });
+
+  it('an ordinary failure is not blamed on the sandbox', () => {
+    expect(sandboxBlockOf('cat: nope.txt: No such file or directory', context)).toBeUndefined();
+    expect(sandboxBlockOf('FAIL src/a.test.ts > adds', context)).toBeUndefined();
+  });
+});

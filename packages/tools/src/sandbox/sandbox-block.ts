@@ -1,0 +1,53 @@
+import path from 'node:path';
+
+/**
+ * Why a sandboxed command most likely failed because of the sandbox: it wrote outside the
+ * writable places (`read_only`), reached for a hidden path (`hidden_path`), or used the network
+ * while it is off (`network`).
+ *
+ * @example
+ * const block: SandboxBlock = 'network';
+ */
+export type SandboxBlock = 'read_only' | 'hidden_path' | 'network';
+
+/** What the usual tools print when a name cannot be resolved or no route exists. */
+const NETWORK_MARKERS =
+  /could not resolve host|temporary failure in name resolution|name or service not known|no address associated with hostname|network is unreachable|getaddrinfo (?:enotfound|eai_again)|\beai_again\b|nodename nor servname/i;
+
+const READ_ONLY_MARKERS = /read-only file system|\berofs\b/i;
+
+const MISSING_OR_DENIED = /no such file or directory|permission denied|\benoent\b|\beacces\b/i;
+
+/** `hidden` itself or a path under it, as a whole component, appears in `text`. */
+function mentions(text: string, hidden: string): boolean {
+  let from = text.indexOf(hidden);
+  while (from !== -1) {
+    const next = text[from + hidden.length];
+    if (next === undefined || next === path.sep || !/[\w.-]/.test(next)) return true;
+    from = text.indexOf(hidden, from + 1);
+  }
+  return false;
+}
+
+/**
+ * Guess whether a failed sandboxed command failed because of the sandbox, from its output and
+ * its own text: an error about a hidden path (named in either), a read-only file system, or a
+ * name-resolution / unreachable-network error while the network is off. Undefined otherwise.
+ * Used only to add advice; the command's output is shown as it was.
+ *
+ * @example
+ * sandboxBlockOf('curl: (6) Could not resolve host: example.com', { command: 'curl example.com', hidden: [], network: false });
+ * // 'network'
+ */
+export function sandboxBlockOf(
+  output: string,
+  context: { command: string; hidden: readonly string[]; network: boolean },
+): SandboxBlock | undefined {
+  if (MISSING_OR_DENIED.test(output) || READ_ONLY_MARKERS.test(output)) {
+    const text = `${output}\n${context.command}`;
+    if (context.hidden.some((hidden) => mentions(text, hidden))) return 'hidden_path';
+  }
+  if (READ_ONLY_MARKERS.test(output)) return 'read_only';
+  if (!context.network && NETWORK_MARKERS.test(output)) return 'network';
+  return undefined;
+}
