@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
 // The executable: load the built CLI, or say how to build it instead of printing a stack trace.
 let main;
 try {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** What a CLI process did. */
 export interface CliResult {
@@ -13,7 +15,10 @@ export interface RunCliOptions {
   /** Path of the CLI's JavaScript entry (e.g. apps/cli/bin/tiny-claw.js). */
   bin: string;
   args: readonly string[];
-  /** Added to a minimal environment (PATH, HOME); the developer's own keys never leak in. */
+  /**
+   * Added to a minimal environment (PATH, HOME, and an empty user-config folder); the developer's
+   * own keys and settings never leak in.
+   */
   env?: Record<string, string>;
   cwd?: string;
   stdin?: string;
@@ -31,6 +36,8 @@ export function runCli(options: RunCliOptions): Promise<CliResult> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
+    // The developer's own ~/.config/tiny-claw/.env must not reach the CLI under test either.
+    XDG_CONFIG_HOME: join(tmpdir(), 'tiny-claw-test-no-user-config'),
     NO_COLOR: '1',
     ...options.env,
   };
