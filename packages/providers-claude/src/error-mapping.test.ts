@@ -70,8 +70,11 @@ describe('toProviderError', () => {
     expect(String((error.cause as Error).message)).not.toContain('secret');
   });
 
-  it('drops credentials from a base URL before showing it', () => {
+  it('drops credentials, query values and fragments from a base URL before showing it', () => {
     expect(redactUrl('https://user:pw@proxy.example/v1')).toBe('https://proxy.example/v1');
     expect(redactUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+    expect(redactUrl('https://proxy.example/v1?api_key=s3cret&x=1#frag')).toBe(
+      'https://proxy.example/v1',
+    );
   });
 });

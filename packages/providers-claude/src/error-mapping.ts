@@ -177,17 +177,20 @@ function sanitizedCause(cause: unknown, context: ErrorContext): unknown {
 }
 
 /**
- * Drop `user:password@` from a URL before it is shown.
+ * Drop `user:password@`, the query and the fragment from a URL before it is shown: any of them may
+ * carry a credential (`?api_key=…`), and none helps to recognise the endpoint.
  *
  * @example
- * redactUrl('https://u:p@proxy.example/v1'); // 'https://proxy.example/v1'
+ * redactUrl('https://u:p@proxy.example/v1?key=s3cret'); // 'https://proxy.example/v1'
  */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
+    if (!parsed.username && !parsed.password && !parsed.search && !parsed.hash) return url;
     parsed.username = '';
     parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
     return parsed.toString();
   } catch {
     return url;
