@@ -1,7 +1,7 @@
 import type { ApprovalRecord } from './approvals-args.js';
 import { approvalsText } from './approvals-strings.js';
 import { type DescribeShellCommand, previewCall } from './call-preview.js';
-import { printable } from './terminal-text.js';
+import { painter, printable } from './terminal-text.js';
 
 /** How to render a request. */
 export interface RequestViewOptions {
@@ -23,14 +23,13 @@ export async function renderApprovalRequest(
   record: ApprovalRecord,
   options: RequestViewOptions,
 ): Promise<string> {
-  const paint = (code: string, text: string) =>
-    options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
-  const label = (text: string) => paint('2', text.padEnd(9));
+  const paint = painter(options.color);
+  const label = (text: string) => paint('dim', text.padEnd(9));
   const now = options.now ?? new Date();
   const left = Date.parse(record.expiresAt) - now.getTime();
   const reasons = record.riskReasons.length > 0 ? record.riskReasons : [approvalsText.noReason];
   const lines = [
-    paint('33', approvalsText.requestHeader(printable(record.toolName), record.id)),
+    paint('yellow', approvalsText.requestHeader(printable(record.toolName), record.id)),
     ...reasons.map(
       (reason, i) => `  ${label(i === 0 ? approvalsText.requestReason : '')}${printable(reason)}`,
     ),

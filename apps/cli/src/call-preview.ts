@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { structuredPatch } from 'diff';
 import { z } from 'zod';
 import { approvalsText } from './approvals-strings.js';
-import { printable } from './terminal-text.js';
+import { painter, printable } from './terminal-text.js';
 
 /** What a paused call would do, found from its arguments (data read back from disk). */
 const wholeFileWrite = z.object({ path: z.string().min(1), content: z.string() });
@@ -192,19 +192,21 @@ function unifiedDiff(
     maxEditLength: MAX_EDIT_LENGTH,
   });
   if (!patch) return undefined;
-  const paint = (code: string, text: string) =>
-    options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
-  const lines = [paint('1', `--- ${printable(oldName)}`), paint('1', `+++ ${printable(newName)}`)];
+  const paint = painter(options.color);
+  const lines = [
+    paint('bold', `--- ${printable(oldName)}`),
+    paint('bold', `+++ ${printable(newName)}`),
+  ];
   for (const hunk of patch.hunks) {
     // As in every unified diff, an empty side names the line before it (`@@ -0,0 +1,3 @@`).
     const from = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
     const to = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
-    lines.push(paint('36', `@@ -${from},${hunk.oldLines} +${to},${hunk.newLines} @@`));
+    lines.push(paint('cyan', `@@ -${from},${hunk.oldLines} +${to},${hunk.newLines} @@`));
     for (const line of hunk.lines) {
       const text = printable(line, { multiline: true });
-      if (line.startsWith('+')) lines.push(paint('32', text));
-      else if (line.startsWith('-')) lines.push(paint('31', text));
-      else if (line.startsWith('\\')) lines.push(paint('2', text));
+      if (line.startsWith('+')) lines.push(paint('green', text));
+      else if (line.startsWith('-')) lines.push(paint('red', text));
+      else if (line.startsWith('\\')) lines.push(paint('dim', text));
       else lines.push(text);
     }
   }

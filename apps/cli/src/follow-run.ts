@@ -103,7 +103,10 @@ async function printRunResult(
     out.stderr(`tiny-claw: ${printable(result.text, { multiline: true })}\n`);
   } else if (!paused && (terminal.lastStreamedText() !== result.text || result.text === '')) {
     // A paused run has no answer: its text is the note the model got, so stdout stays empty.
-    out.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    // On a terminal the answer is made safe to show; piped, it stays byte for byte what the
+    // model wrote, for the script that reads it.
+    const text = out.interactive ? printable(result.text, { multiline: true }) : result.text;
+    out.stdout(text.endsWith('\n') ? text : `${text}\n`);
   }
   if (paused && result.approvalId !== undefined) {
     out.stderr(await pausedMessage(result, result.approvalId, options));

@@ -171,4 +171,31 @@ describe('terminal output', () => {
     );
     expect(out.stderr).toBe('look \\x1b[2J here\n← read failed: bad \\x1b]0;title\\x07 path\n');
   });
+
+  it('streams the answer to a terminal with escape sequences shown, even one split across deltas', () => {
+    const { out, terminal, emit } = capture(true);
+    const text = 'a \x1b]0;pwned\x07 b \x1b[2J c \u202e d';
+    emit(start(), step(), delta(text.slice(0, 3)), delta(text.slice(3)), answer(text));
+    expect(out.stdout).toBe('a \\x1b]0;pwned\\x07 b \\x1b[2J c \\u202e d\n');
+    // What was streamed is compared with the answer as the model wrote it: no second copy.
+    expect(terminal.lastStreamedText()).toBe(text);
+  });
+
+  it('shows tool names and arguments with escape sequences and bidi overrides as text', () => {
+    const { out, emit } = capture(false);
+    const hostile: ToolCall = {
+      id: '2',
+      name: 'read\x1b[2J',
+      arguments: { path: 'a\u202etxt.exe' },
+    };
+    emit(start(), toolStart(hostile));
+    expect(out.stderr).toBe('→ read\\x1b[2J {"path":"a\\u202etxt.exe"}\n');
+  });
+
+  it('never cuts an emoji in half when it shortens a long preview', () => {
+    const { out, emit } = capture(false);
+    emit(start(), toolStart({ ...call, arguments: { text: `${'x'.repeat(148)}🙂🙂🙂🙂` } }));
+    expect(out.stderr).not.toMatch(/[\ud800-\udfff]…/u);
+    expect(out.stderr).toContain('🙂…');
+  });
 });

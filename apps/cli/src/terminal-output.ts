@@ -1,5 +1,5 @@
 import type { RunEvent, RunEventListener, ToolCall } from '@tiny-claw/core';
-import { printable } from './terminal-text.js';
+import { painter, printable } from './terminal-text.js';
 
 const ARGS_PREVIEW = 160;
 
@@ -30,8 +30,7 @@ export interface TerminalOutput {
  */
 export function createTerminalOutput(options: TerminalOutputOptions): TerminalOutput {
   const { stdout, stderr } = options;
-  const paint = (code: string, text: string) =>
-    options.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  const paint = painter(options.color);
   let streamed = '';
   let runId: string | undefined;
 
@@ -39,12 +38,13 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
     switch (event.type) {
       case 'step.start':
         streamed = '';
-        stderr(`${paint('2', `· step ${event.step}/${event.maxSteps} (${event.phase})`)}\n`);
+        stderr(`${paint('dim', `· step ${event.step}/${event.maxSteps} (${event.phase})`)}\n`);
         return;
       case 'text.delta':
         if (!options.streamToStdout) return;
         streamed += event.text;
-        stdout(event.text);
+        // Character by character, so a sequence split across two deltas is caught all the same.
+        stdout(printable(event.text, { multiline: true }));
         return;
       case 'model.response': {
         const text = event.message.content;
@@ -59,7 +59,7 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
         return;
       }
       case 'tool.start':
-        stderr(`${paint('36', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}\n`);
+        stderr(`${paint('cyan', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}\n`);
         return;
       case 'tool.end': {
         const { call, output } = event;
@@ -67,25 +67,28 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
         if (event.status === 'suspended') return;
         const firstLine = printable(output.content.split('\n', 1)[0] ?? '');
         const summary = output.isError
-          ? paint('31', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
-          : paint('32', `← ${printable(call.name)} ok (${output.content.length} chars)`);
+          ? paint('red', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
+          : paint('green', `← ${printable(call.name)} ok (${output.content.length} chars)`);
         stderr(`${summary}\n`);
         return;
       }
       case 'approval.required':
         stderr(
-          `${paint('33', `⏸ ${printable(event.call.name)} waits for approval`)} ${paint('2', `(request ${event.approvalId})`)}\n`,
+          `${paint('yellow', `⏸ ${printable(event.call.name)} waits for approval`)} ${paint('dim', `(request ${event.approvalId})`)}\n`,
         );
         return;
       case 'approval.resumed': {
         const verdict =
           event.decision === 'approve'
-            ? paint('32', `✓ ${printable(event.call.name)} approved by ${printable(event.actor)}`)
+            ? paint(
+                'green',
+                `✓ ${printable(event.call.name)} approved by ${printable(event.actor)}`,
+              )
             : paint(
-                '31',
+                'red',
                 `✗ ${printable(event.call.name)} rejected by ${printable(event.actor)}${event.reason ? `: ${printable(event.reason)}` : ''}`,
               );
-        stderr(`${verdict} ${paint('2', `(request ${event.approvalId})`)}\n`);
+        stderr(`${verdict} ${paint('dim', `(request ${event.approvalId})`)}\n`);
         return;
       }
       default:
@@ -108,6 +111,8 @@ function previewArgs(call: ToolCall): string {
   return truncate(printable(JSON.stringify(call.arguments)), ARGS_PREVIEW);
 }
 
+// By code point, so an emoji is never cut in half into a lone surrogate.
 function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }

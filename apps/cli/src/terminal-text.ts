@@ -4,18 +4,79 @@
 const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 /**
+ * The SGR codes tiny-claw paints with — here and in the trace tree it prints — and so the only
+ * escape sequences {@link terminalSafe} lets through: weights and foreground colours, nothing that
+ * could hide text (conceal, reverse, backgrounds) or do more than colour it.
+ */
+export const STYLES = {
+  reset: '0',
+  bold: '1',
+  dim: '2',
+  red: '31',
+  green: '32',
+  yellow: '33',
+  magenta: '35',
+  cyan: '36',
+  boldRed: '1;31',
+} as const;
+
+/** One of the {@link STYLES}. */
+export type Style = Exclude<keyof typeof STYLES, 'reset'>;
+
+const OWN_STYLE_OR_UNSAFE = new RegExp(
+  `\\x1b\\[(?:${Object.values(STYLES).join('|')})m|${UNSAFE.source}`,
+  'gu',
+);
+
+/**
  * Text from the model, a tool or a file, made safe to print on a terminal: every control or
- * invisible character is shown as an escape (`\x1b`, `\u202e`) instead of acting on the terminal.
- * With `multiline`, newlines and tabs are kept as they are.
+ * invisible character is shown as an escape (`\x1b`, `\u202e`) instead of acting on the terminal,
+ * so an escape sequence reads as text (`\x1b]0;title\x07`). With `multiline`, newlines and tabs
+ * are kept as they are (and a carriage return before a newline is dropped).
  *
  * @example
  * printable('\x1b[2Jrm -rf /'); // '\\x1b[2Jrm -rf /'
  */
 export function printable(text: string, options: { multiline?: boolean } = {}): string {
-  return text.replace(UNSAFE, (char) => {
+  return text.replace(UNSAFE, (char, offset: number) => {
     if (options.multiline && (char === '\n' || char === '\t')) return char;
+    if (options.multiline && char === '\r' && text[offset + 1] === '\n') return '';
     return escapeCharacter(char);
   });
+}
+
+/**
+ * Whatever is about to be written to a terminal, as the last check before it gets there: the
+ * styles tiny-claw paints with ({@link STYLES}), newlines, tabs and CRLF pass; every other
+ * control or invisible character is shown as {@link printable} shows it. Fields from the model
+ * or the tools are already {@link printable} where they are put into a line — this catches what
+ * no one thought of (an error message quoting model input, a path) and never lets a sequence that
+ * moves the cursor, clears the screen, sets the title or writes the clipboard through.
+ *
+ * @example
+ * terminalSafe('\x1b[32mok\x1b[0m \x1b]52;c;aGk=\x07'); // '\x1b[32mok\x1b[0m \\x1b]52;c;aGk=\\x07'
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(OWN_STYLE_OR_UNSAFE, (match, offset: number) => {
+    // One of our styles is the only match that starts with ESC and goes on.
+    if ((match.startsWith('\x1b') && match.length > 1) || match === '\n' || match === '\t')
+      return match;
+    if (match === '\r' && text[offset + 1] === '\n') return match;
+    return escapeCharacter(match);
+  });
+}
+
+/**
+ * A function that wraps text in one of the {@link STYLES}, or leaves it plain without colour.
+ *
+ * @example
+ * const paint = painter(out.color);
+ * out.stderr(`${paint('green', 'ok')}\n`);
+ */
+export function painter(color: boolean): (style: Style, text: string) => string {
+  return color
+    ? (style, text) => `\x1b[${STYLES[style]}m${text}\x1b[${STYLES.reset}m`
+    : (_style, text) => text;
 }
 
 /**

@@ -105,6 +105,17 @@ describe('trace list', () => {
     expect(first).toMatchObject({ traceId: 'cccc3333', sessionKey: alpha, status: 'ok' });
   });
 
+  it('shows a run name with a bidi override or an escape sequence escaped, in text and JSON', async () => {
+    const tree = traceFixture('dddd4444', cliKey(ws.dir), '2025-06-01T10:00:00.000Z');
+    tree.root.name = 'evil\u202egnp.exe\x1b]0;t\x07';
+    await writeTraceFile(stateDir, tree);
+    const text = await trace(['list']);
+    expect(text.stdout).toContain('evil\\u202egnp.exe\\x1b]0;t\\x07');
+    const json = await trace(['list', '--json']);
+    expect(json.stdout).not.toContain('\u202e');
+    expect(JSON.parse(json.stdout)[0].name).toBe(tree.root.name);
+  });
+
   it('says how to record a trace when there is none, without failing', async () => {
     const result = await trace(['list']);
     expect(result.code).toBe(0);

@@ -3,6 +3,7 @@ import { ExitCode } from '../exit-codes.js';
 import { loadApplication } from '../load-app.js';
 import type { Output } from '../output.js';
 import { type PlanArgs, parsePlanArgs, planHelp } from '../plan-args.js';
+import { printable, printableJson } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 
 /** What `tiny-claw plan` prints besides the plan itself. */
@@ -18,7 +19,8 @@ const planMessages = {
 
 /**
  * `tiny-claw plan show|reset`: print or delete the PLAN.md / TODO.md of a session. Never calls the
- * model.
+ * model. Exits 0 whether or not the session has a plan (that is an answer, and it says so); 2 for
+ * bad arguments, 78 for bad settings, 1 for an unreadable plan.
  *
  * @example
  * process.exitCode = await planCommand(['show', '--session', 'auth'], processOutput());
@@ -36,7 +38,7 @@ export async function planCommand(argv: string[], out: Output): Promise<number> 
   if (args.action === 'reset') {
     const removed = await store.reset();
     if (args.json) {
-      out.stdout(`${JSON.stringify({ session: session.key, dir: store.dir, removed }, null, 2)}\n`);
+      out.stdout(`${printableJson({ session: session.key, dir: store.dir, removed })}\n`);
     } else if (removed.length === 0) {
       out.stdout(planMessages.nothingRemoved(name, store.dir));
     } else {
@@ -55,11 +57,13 @@ export async function planCommand(argv: string[], out: Output): Promise<number> 
       items: (snapshot?.items ?? []).map(({ id, text, done }) => ({ id, text, done })),
       next: snapshot?.next ? { id: snapshot.next.id, text: snapshot.next.text } : null,
     };
-    out.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    out.stdout(`${printableJson(report)}\n`);
   } else if (!snapshot) {
     out.stdout(planMessages.noPlan(name, store.dir, sessionFlag(args)));
   } else {
-    out.stdout(`${renderPlan(snapshot)}\n`);
+    // The plan is the model's text: made safe on a terminal, byte for byte into a pipe.
+    const plan = renderPlan(snapshot);
+    out.stdout(`${out.interactive ? printable(plan, { multiline: true }) : plan}\n`);
   }
   return ExitCode.ok;
 }

@@ -16,6 +16,7 @@ import {
 import { ExitCode } from '../exit-codes.js';
 import { loadSettingsOnly } from '../load-settings.js';
 import type { Output } from '../output.js';
+import { printable, printableJson } from '../terminal-text.js';
 import { table } from '../text-table.js';
 import { parseTraceArgs } from '../trace-args.js';
 import { traceHelp, traceText } from '../trace-strings.js';
@@ -70,7 +71,7 @@ export async function traceCommand(argv: string[], out: Output): Promise<number>
   }
 
   if (args.action === 'show') {
-    if (args.json) out.stdout(`${JSON.stringify(tree, null, 2)}\n`);
+    if (args.json) out.stdout(`${printableJson(tree)}\n`);
     // Colour only when the tree goes to a terminal: piped into a file it must stay plain text.
     else out.stdout(renderTraceTree(tree, { color: out.color && out.interactive }));
     return ExitCode.ok;
@@ -90,7 +91,7 @@ export async function traceCommand(argv: string[], out: Output): Promise<number>
     if (!(error instanceof StateError)) throw error;
     return fail(out, errorMessage(error));
   }
-  out.stdout(traceText.wrote(target));
+  out.stdout(traceText.wrote(printable(target)));
   if (out.interactive) out.stderr(`${traceText.wroteHint}\n`);
   return ExitCode.ok;
 }
@@ -99,10 +100,10 @@ async function listCommand(scope: Scope, json: boolean, out: Output): Promise<nu
   const traces = await listTraces(scope.stateDir, {
     ...(scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey }),
     onSkip: (path, error) =>
-      out.stderr(`tiny-claw: ${traceText.skipped(path, errorMessage(error))}\n`),
+      out.stderr(`tiny-claw: ${printable(traceText.skipped(path, errorMessage(error)))}\n`),
   });
   if (json) {
-    out.stdout(`${JSON.stringify(traces, null, 2)}\n`);
+    out.stdout(`${printableJson(traces)}\n`);
     return ExitCode.ok;
   }
   if (traces.length === 0) {
@@ -127,7 +128,7 @@ function listRow(trace: TraceSummary): string[] {
     typeof steps === 'number' ? String(steps) : traceText.unknownValue,
     typeof stop === 'string' ? stop : traceText.unknownValue,
     trace.name,
-  ].map(printable);
+  ].map((cell) => printable(cell));
 }
 
 /**
@@ -163,12 +164,8 @@ async function cliSessionKey(workdir: string, name: string): Promise<string> {
   return (await cliSession(workdir, name)).key;
 }
 
+/** A message that may quote a file name or a trace's content, made safe to print. */
 function fail(out: Output, message: string): number {
-  out.stderr(`tiny-claw: ${message}\n`);
+  out.stderr(`tiny-claw: ${printable(message, { multiline: true })}\n`);
   return ExitCode.runtime;
-}
-
-/** Trace text is data: control characters must not reach the terminal as commands. */
-function printable(text: string): string {
-  return text.replace(/\p{Cc}/gu, '?');
 }
