@@ -34,7 +34,10 @@ export async function cancellable<T>(
   const onSignal = (signal: CancelSignal) => {
     // process.exit, never process.kill(process.pid) or process.reallyExit: only process.exit runs
     // the `exit` hooks that stop the commands still running.
-    if (received !== undefined) process.exit(exitCodeForSignal(signal));
+    if (received !== undefined) {
+      process.exit(exitCodeForSignal(signal));
+      return;
+    }
     received = signal;
     out.stderr(cancelNotice(signal));
     controller.abort();
