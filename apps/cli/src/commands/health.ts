@@ -5,7 +5,10 @@ import { loadApplication } from '../load-app.js';
 import { describeWarning } from '../load-settings.js';
 import type { Output } from '../output.js';
 
-/** `tiny-claw health`: the provider picked and why, tools, directories, effective settings. */
+/**
+ * `tiny-claw health`: the provider picked and why, tools, the bash sandbox in force and why,
+ * directories, effective settings.
+ */
 export async function healthCommand(args: HealthArgs, out: Output): Promise<number> {
   if (args.help) {
     out.stdout(healthHelp);
@@ -25,6 +28,9 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     `model=${report.provider.model}`,
     `tools=${report.tools.length > 0 ? report.tools.join(', ') : 'none'}`,
     `approvals=${report.approvals}`,
+    `sandbox=${report.sandbox.active}`,
+    `sandbox_mode=${report.sandbox.mode}`,
+    `sandbox_reason=${report.sandbox.reason}`,
     `state_dir=${report.stateDir}`,
     `workdir=${report.workdir}`,
     '',

@@ -17,9 +17,11 @@ import {
   type SessionRef,
   validateSessionName,
 } from '@tiny-claw/core';
+import { sandboxStatus } from '@tiny-claw/tools';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { SandboxSetting, Settings } from '../settings/settings-schema.js';
 import { describeShellCommand } from './shell-command-view.js';
+import { runtimeSandbox } from './tool-factory.js';
 import { RUNTIME_VERSION } from './version.js';
 
 /**
@@ -88,6 +90,11 @@ export interface HealthReport {
   tools: string[];
   /** Who decides on risky calls: `off`, `cli` (the terminal) or `feishu` (the chat). */
   approvals: 'off' | 'cli' | 'feishu';
+  /**
+   * The bash sandbox: the `TINY_CLAW_SANDBOX` setting, the one in force here (`bwrap` or `off`) and
+   * why, e.g. `bubblewrap 0.8.0 works here (/usr/bin/bwrap)` or `bwrap not found on PATH (…)`.
+   */
+  sandbox: { mode: SandboxSetting; active: 'bwrap' | 'off'; reason: string };
   stateDir: string;
   workdir: string;
   settings: SettingRow[];
@@ -227,8 +234,12 @@ export class Application {
     return this.#close();
   }
 
-  /** The effective configuration, without calling the model. */
+  /**
+   * The effective configuration, without calling the model. Bubblewrap is probed once per
+   * process (one tiny trial run) to say whether the sandbox is in force.
+   */
   health(): HealthReport {
+    const sandbox = sandboxStatus(runtimeSandbox(this.settings));
     return {
       status: 'ok',
       version: RUNTIME_VERSION,
@@ -239,6 +250,7 @@ export class Application {
       },
       tools: [...this.agent.tools],
       approvals: this.approvalProvider,
+      sandbox: { mode: this.settings.sandbox, active: sandbox.active, reason: sandbox.reason },
       stateDir: this.settings.stateDir,
       workdir: this.settings.workdir,
       settings: describeSettings(this.settings),

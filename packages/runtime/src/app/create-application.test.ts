@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { ConfigurationError, feishuChatSession } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
-import { WORKSPACE_TOOL_NAMES } from '@tiny-claw/tools';
+import { sandboxStatus, WORKSPACE_TOOL_NAMES } from '@tiny-claw/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../settings/load-settings.js';
 import { TOOL_NAMES } from '../settings/value-schemas.js';
@@ -125,6 +125,45 @@ describe('createApplication', () => {
     );
     expect(RUNTIME_VERSION).toBe(manifest.version);
   });
+});
+
+describe('the bash sandbox in the application', () => {
+  const usable = sandboxStatus('bwrap').active === 'bwrap';
+
+  it('health reports the sandbox setting, the sandbox in force here and why', async () => {
+    const off = await createApplication(settingsWith({ TINY_CLAW_SANDBOX: 'off' }), {
+      logger: silent,
+    });
+    expect(off.health().sandbox).toMatchObject({ mode: 'off', active: 'off' });
+    expect(off.health().sandbox.reason).toContain('TINY_CLAW_SANDBOX=off');
+    const auto = await createApplication(settingsWith(), { logger: silent });
+    expect(auto.health().sandbox).toEqual(sandboxStatus('auto'));
+  });
+
+  it.runIf(usable)(
+    'bash runs in the sandbox the settings ask for: the state dir and TINY_CLAW_SANDBOX_HIDE are hidden, the network is off',
+    async () => {
+      await ws.write('.state/marker', 'STATE-SECRET\n');
+      await ws.write('private/token', 'HIDDEN-TOKEN\n');
+      const command = 'cat .state/marker private/token; exec 3<>/dev/tcp/192.0.2.1/80';
+      const provider = new ScriptedProvider({
+        turns: [{ tool_calls: [{ name: 'bash', arguments: { command } }] }, { text: 'done' }],
+      });
+      const settings = settingsWith({
+        TINY_CLAW_ENABLED_TOOLS: 'bash',
+        TINY_CLAW_APPROVAL_PROVIDER: 'off',
+        TINY_CLAW_SANDBOX_HIDE: ws.path('private'),
+      });
+      const app = await createApplication(settings, { provider, logger: silent });
+      expect(app.health().sandbox.active).toBe('bwrap');
+      await app.run({ prompt: 'x' });
+      const observation = provider.requests[1]?.messages.find((m) => m.role === 'tool');
+      expect(observation?.metadata).toMatchObject({ sandbox: 'bwrap' });
+      expect(observation?.content).not.toContain('STATE-SECRET');
+      expect(observation?.content).not.toContain('HIDDEN-TOKEN');
+      expect(observation?.content).toContain('Network is unreachable');
+    },
+  );
 });
 
 describe('approvals in the application', () => {

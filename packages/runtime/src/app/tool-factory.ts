@@ -1,12 +1,29 @@
 import { ConfigurationError, type Tool } from '@tiny-claw/core';
-import { WORKSPACE_TOOL_NAMES, workspaceTools } from '@tiny-claw/tools';
+import { type SandboxOptions, WORKSPACE_TOOL_NAMES, workspaceTools } from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 
 /**
- * The tools `TINY_CLAW_ENABLED_TOOLS` names, bound to the workdir and sharing one read ledger,
- * with the state dir out of their reach. The allow/deny lists are applied by the agent, once.
+ * The bash sandbox the settings ask for: `TINY_CLAW_SANDBOX`, `TINY_CLAW_SANDBOX_NETWORK` and
+ * `TINY_CLAW_SANDBOX_HIDE` (absolute paths, beyond the built-in credential locations).
  *
- * @throws ConfigurationError when a name is not a tool this version provides.
+ * @example
+ * runtimeSandbox(settings); // { mode: 'auto', network: false, hide: [] }
+ */
+export function runtimeSandbox(settings: Settings): SandboxOptions {
+  return {
+    mode: settings.sandbox,
+    network: settings.sandboxNetwork === 'on',
+    hide: [...settings.sandboxHide],
+  };
+}
+
+/**
+ * The tools `TINY_CLAW_ENABLED_TOOLS` names, bound to the workdir and sharing one read ledger,
+ * with the state dir out of their reach (and hidden from sandboxed commands), bash in the
+ * sandbox the settings ask for. The allow/deny lists are applied by the agent, once.
+ *
+ * @throws ConfigurationError when a name is not a tool this version provides, or when
+ * `TINY_CLAW_SANDBOX=bwrap` and bash is enabled but bubblewrap cannot work here.
  *
  * @example
  * const tools = createRuntimeTools(settings); // read only, by default
@@ -24,5 +41,8 @@ export function createRuntimeTools(settings: Settings): Tool[] {
     workdir: settings.workdir,
     enabled: [...settings.enabledTools],
     protectedPaths: [settings.stateDir],
+    sandbox: runtimeSandbox(settings),
+    // No process warning: `health` and the run banner report a sandbox that is off, and why.
+    onSandboxFallback: () => {},
   });
 }
