@@ -1,7 +1,7 @@
 import { checkDeadline, type Deadline, MatchBudgetExceeded, NO_DEADLINE } from './deadline.js';
 import { Haystack } from './haystack.js';
 import { boundedLevenshtein, levenshteinSimilarity } from './levenshtein.js';
-import { commonIndent, splitOldBlock } from './line-window.js';
+import { commonIndent, framedBlock, splitOldBlock } from './line-window.js';
 import type { MatchSpan } from './match-types.js';
 import { normalizeEol } from './text-format.js';
 
@@ -84,7 +84,10 @@ export function matchBlockAnchor(
   deadline: Deadline = NO_DEADLINE,
 ): MatchSpan[] {
   const hay = typeof content === 'string' ? new Haystack(content) : content;
-  const block = splitOldBlock(normalizeEol(oldText));
+  const old = normalizeEol(oldText);
+  // Stray blank lines around old_text would make its first or last line empty: drop them.
+  const framed = framedBlock(old);
+  const block = framed ?? splitOldBlock(old);
   const k = block.lines.length;
   if (k < 3) return [];
   const oldKeys = block.lines.map(trimLine);
@@ -127,6 +130,11 @@ export function matchBlockAnchor(
   const match: MatchSpan = { ...span, line: hay.lineOf(span.start) };
   const from = commonIndent(block.lines);
   const to = commonIndent(hay.lines.slice(only.start, only.start + only.length));
-  if (from !== to) match.adjust = { kind: 'reindent', from, to };
+  if (framed) {
+    const lineBreak = only.start + only.length < hay.lines.length;
+    match.adjust = { kind: 'lines', from, to, lineBreak };
+  } else if (from !== to) {
+    match.adjust = { kind: 'reindent', from, to };
+  }
   return [match];
 }

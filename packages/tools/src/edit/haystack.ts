@@ -19,6 +19,7 @@ export class Haystack {
   #lineStarts: Int32Array | undefined;
   #newlines: Int32Array | undefined;
   readonly #keys = new Map<string, string[]>();
+  readonly #derived = new Map<string, Haystack>();
 
   constructor(original: string) {
     this.original = original;
@@ -86,6 +87,20 @@ export class Haystack {
       this.#keys.set(name, keys);
     }
     return keys;
+  }
+
+  /**
+   * A haystack over `transform(text)`, computed once and cached under `name`. The transform must
+   * keep every offset (same length, same line breaks), so spans found in it are spans of
+   * {@link text}.
+   */
+  derived(name: string, transform: (text: string) => string): Haystack {
+    let derived = this.#derived.get(name);
+    if (derived === undefined) {
+      derived = new Haystack(transform(this.text));
+      this.#derived.set(name, derived);
+    }
+    return derived;
   }
 
   /**

@@ -19,6 +19,7 @@ import type { ToolContext, ToolOutput } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../file-state/fingerprint.js';
 import { ReadLedger } from '../file-state/read-ledger.js';
+import { createReadTool } from '../read/index.js';
 import { createEditTool, type EditToolOptions } from './index.js';
 
 const ALL_TOOLS = ['bash', 'edit', 'read', 'write'];
@@ -120,6 +121,24 @@ describe('edit replaces exactly one match', () => {
     expect(await text(file)).toBe(
       'class A:\n    def run(self):\n        if ready:\n            go()\n',
     );
+  });
+
+  it('never lands part-way into a line when old_text spans lines: a trimmed match takes whole lines, re-based', async () => {
+    const ledger = new ReadLedger();
+    const file = await put('f.py', 'def f():\n    x = 1\n    return x\n');
+    const read = createReadTool({ readLedger: ledger });
+    const seen = await read.run(read.parse({ path: 'f.py' }), ctx('run-1'));
+    expect(seen.isError).toBe(false);
+    const out = await edit(
+      { path: 'f.py', old_text: '\nx = 1\n', new_text: '\n    x = 2\n' },
+      { readLedger: ledger },
+      'run-1',
+    );
+    expect(out.isError, out.content).toBe(false);
+    expect(out.content).toContain('strategy=trimmed');
+    expect(out.content).toContain('start_line=2');
+    // Not `        x = 2` (8 spaces), which Python refuses with an IndentationError.
+    expect(await text(file)).toBe('def f():\n    x = 2\n    return x\n');
   });
 
   it('reports line_number_prefix_stripped when "N: " prefixes from read had to be dropped', async () => {

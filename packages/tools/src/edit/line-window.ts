@@ -35,6 +35,18 @@ export function isBlank(line: string): boolean {
 }
 
 /**
+ * Lines without their first `indent.length` characters and without trailing whitespace; blank
+ * lines become empty. With `indent` = {@link commonIndent} of the lines, two blocks compare equal
+ * when only their depth differs.
+ *
+ * @example
+ * dedentLines(['    a  ', '      b', '  '], '    '); // ['a', '  b', '']
+ */
+export function dedentLines(lines: readonly string[], indent: string): string[] {
+  return lines.map((line) => (isBlank(line) ? '' : line.slice(indent.length).trimEnd()));
+}
+
+/**
  * Longest run of leading spaces/tabs shared literally by every non-blank line (a tab and four
  * spaces are different indents). Blank lines do not count.
  *
@@ -97,4 +109,62 @@ export function findWindows(
     if (ok && (verify === undefined || verify(start))) starts.push(start);
   }
   return starts;
+}
+
+/**
+ * old_text split into its content and the stray blank lines around it: `leading` is every
+ * whitespace-only line before the first content line (with their breaks), `trailing` everything
+ * from the last content line's break on. The first content line keeps its indentation.
+ *
+ * @example
+ * stripFraming('\n  x = 1\n\n'); // { leading: '\n', core: '  x = 1', trailing: '\n\n' }
+ */
+export interface Framing {
+  leading: string;
+  core: string;
+  trailing: string;
+}
+
+const isSpaceOrTab = (code: number): boolean => code === 32 || code === 9;
+
+/**
+ * Split LF-normalised text into {@link Framing}.
+ *
+ * @example
+ * stripFraming('a\nb'); // { leading: '', core: 'a\nb', trailing: '' }
+ */
+export function stripFraming(text: string): Framing {
+  let lastBreak = -1;
+  let i = 0;
+  for (; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 10) lastBreak = i;
+    else if (!isSpaceOrTab(code)) break;
+  }
+  if (i === text.length) return { leading: text, core: '', trailing: '' };
+  const leading = text.slice(0, lastBreak + 1);
+  let firstBreak = -1;
+  let j = text.length - 1;
+  for (; j > lastBreak; j -= 1) {
+    const code = text.charCodeAt(j);
+    if (code === 10) firstBreak = j;
+    else if (!isSpaceOrTab(code)) break;
+  }
+  const end = firstBreak === -1 ? text.length : firstBreak;
+  return { leading, core: text.slice(leading.length, end), trailing: text.slice(end) };
+}
+
+/**
+ * old_text's content lines when it has stray blank lines around them (a blank line before the
+ * first, or anything but one line break after the last), to be matched as whole lines with
+ * their break; undefined when it has none, so the block is old_text itself.
+ *
+ * @example
+ * framedBlock('\na\nb\n'); // { lines: ['a', 'b'], endsWithNewline: true }
+ * framedBlock('a\nb\n'); // undefined
+ */
+export function framedBlock(normalizedOld: string): OldBlock | undefined {
+  const { leading, core, trailing } = stripFraming(normalizedOld);
+  if (core === '' || (leading === '' && (trailing === '' || trailing === '\n'))) return undefined;
+  return { lines: core.split('\n'), endsWithNewline: true };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchBlockAnchor } from './block-anchor.js';
+import { STRATEGY_ORDER } from './match-types.js';
 import {
   findMatch,
   matchExact,
@@ -8,6 +9,7 @@ import {
   matchNewlineNormalized,
   matchTrimmed,
   matchWhitespaceNormalized,
+  STRATEGIES,
 } from './matcher.js';
 
 const slice = (content: string, span: { start: number; end: number }) =>
@@ -46,11 +48,26 @@ describe('newline_normalized strategy', () => {
 });
 
 describe('trimmed strategy', () => {
-  it('drops outer whitespace of old_text and says how to trim new_text the same way', () => {
+  it('drops outer spaces and tabs of old_text and says how to trim new_text the same way', () => {
+    const content = 'let a = 1;\nlet b = 2;\n';
+    const [span] = matchTrimmed(content, '  let b = 2;\t ');
+    expect(slice(content, span as { start: number; end: number })).toBe('let b = 2;');
+    expect(span?.adjust).toEqual({ kind: 'trim', leading: '  ', trailing: '\t ' });
+  });
+
+  it('never matches part of a line when the trimmed whitespace held a line break: whole lines, re-based', () => {
+    const content = 'def f():\n    x = 1\n    return x\n';
+    const [span, ...more] = matchTrimmed(content, '\nx = 1\n');
+    expect(more).toEqual([]);
+    expect(slice(content, span as { start: number; end: number })).toBe('    x = 1\n');
+    expect(span?.adjust).toEqual({ kind: 'lines', from: '', to: '    ', lineBreak: true });
+  });
+
+  it('drops stray blank lines around old_text and matches the lines between them', () => {
     const content = 'let a = 1;\nlet b = 2;\n';
     const [span] = matchTrimmed(content, '\n\n  let b = 2;  \n');
-    expect(slice(content, span as { start: number; end: number })).toBe('let b = 2;');
-    expect(span?.adjust).toEqual({ kind: 'trim', leading: '\n\n  ', trailing: '  \n' });
+    expect(slice(content, span as { start: number; end: number })).toBe('let b = 2;\n');
+    expect(span?.line).toBe(2);
   });
 
   it('does not apply when old_text has no outer whitespace', () => {
@@ -175,6 +192,15 @@ describe('findMatch pipeline', () => {
     });
     expect(findMatch('a\r\nb\r\n', 'a\nb')).toMatchObject({ strategy: 'newline_normalized' });
     expect(findMatch('x  =   1;\n', 'x = 1;')).toMatchObject({ strategy: 'whitespace_normalized' });
+  });
+
+  it('runs unicode_normalized and escape_normalized last, after block_anchor', () => {
+    expect(STRATEGY_ORDER.slice(-3)).toEqual([
+      'block_anchor',
+      'unicode_normalized',
+      'escape_normalized',
+    ]);
+    expect(Object.keys(STRATEGIES)).toEqual([...STRATEGY_ORDER]);
   });
 
   it('stops at the first strategy with matches even if it has several (no fall-through)', () => {

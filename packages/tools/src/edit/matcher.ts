@@ -6,11 +6,21 @@ import {
   MatchBudgetExceeded,
   NO_DEADLINE,
 } from './deadline.js';
+import { matchEscapeNormalized } from './escape-normalized.js';
 import { Haystack } from './haystack.js';
 import { stripReadLinePrefixes } from './line-prefix.js';
-import { commonIndent, findWindows, isBlank, splitOldBlock } from './line-window.js';
+import {
+  commonIndent,
+  dedentLines,
+  findWindows,
+  framedBlock,
+  splitOldBlock,
+} from './line-window.js';
+import { occurrences } from './literal.js';
 import { type MatchSpan, STRATEGY_ORDER, type StrategyName } from './match-types.js';
 import { normalizeEol } from './text-format.js';
+import { matchUnicodeNormalized } from './unicode-normalized.js';
+import { matchWholeLines, widenIndentedStart } from './whole-lines.js';
 
 /**
  * Limits of the matcher.
@@ -64,17 +74,6 @@ function haystackOf(content: string | Haystack): Haystack {
   return typeof content === 'string' ? new Haystack(content) : content;
 }
 
-/** Every occurrence of `needle` in `text`, overlapping ones included. */
-function occurrences(text: string, needle: string, deadline: Deadline): number[] {
-  const found: number[] = [];
-  if (needle === '') return found;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) {
-    checkDeadline(deadline, found.length + 1);
-    found.push(i);
-  }
-  return found;
-}
-
 /** Map occurrences in the normalised text back to original spans. */
 function spansInNormalized(hay: Haystack, starts: readonly number[], length: number): MatchSpan[] {
   return starts.map((at) => {
@@ -85,7 +84,9 @@ function spansInNormalized(hay: Haystack, starts: readonly number[], length: num
 
 /**
  * Strategy 1, `exact`: literal occurrences of old_text (overlapping ones count, so an ambiguous
- * old_text is reported as such).
+ * old_text is reported as such). One content line with a line break (`x = 1\n`) found after the
+ * indentation of its line takes the whole line, new_text re-based onto it (see
+ * `widenIndentedStart`), so a new_text written at the real depth is not indented twice.
  *
  * @example
  * matchExact('a = 1\nb = 2\n', 'b = 2'); // [{ start: 6, end: 11, line: 2 }]
@@ -96,11 +97,12 @@ export function matchExact(
   deadline: Deadline = NO_DEADLINE,
 ): MatchSpan[] {
   const hay = haystackOf(content);
-  return occurrences(hay.original, oldText, deadline).map((start) => ({
+  const spans = occurrences(hay.original, oldText, deadline).map((start) => ({
     start,
     end: start + oldText.length,
     line: hay.lineOf(start),
   }));
+  return widenIndentedStart(hay, spans, normalizeEol(oldText));
 }
 
 /**
@@ -119,15 +121,23 @@ export function matchNewlineNormalized(
   const old = normalizeEol(oldText);
   // Nothing to normalise on either side: identical to `exact`.
   if (old === oldText && !hay.original.includes('\r')) return [];
-  return spansInNormalized(hay, occurrences(hay.text, old, deadline), old.length);
+  return widenIndentedStart(
+    hay,
+    spansInNormalized(hay, occurrences(hay.text, old, deadline), old.length),
+    old,
+  );
 }
 
 /**
- * Strategy 3, `trimmed`: old_text without its outer whitespace. new_text loses the same outer
- * whitespace when it has it (see `adjust`), so no stray blank lines are left behind.
+ * Strategy 3, `trimmed`: old_text without its outer whitespace. When that whitespace is only
+ * spaces and tabs, the rest is found anywhere and new_text loses the same outer whitespace when
+ * it has it (see `adjust`). When it held a line break, old_text is about whole lines: it never
+ * matches part of a line, but whole lines (its stray blank lines dropped, indentation compared
+ * relatively), and new_text is re-based onto the matched lines (see `matchWholeLines`).
  *
  * @example
- * matchTrimmed('let a = 1;\n', '\n  let a = 1;  \n'); // [{ start: 0, end: 10, line: 1, adjust: … }]
+ * matchTrimmed('let a = 1;\n', '  let a = 1;  '); // [{ start: 0, end: 10, line: 1, adjust: … }]
+ * matchTrimmed('def f():\n    x = 1\n', '\nx = 1\n'); // the whole line 2, re-based to '    '
  */
 export function matchTrimmed(
   content: string | Haystack,
@@ -140,6 +150,9 @@ export function matchTrimmed(
   if (inner === '' || inner === old) return [];
   const leading = old.slice(0, old.length - old.trimStart().length);
   const trailing = old.slice(old.trimEnd().length);
+  if (leading.includes('\n') || trailing.includes('\n')) {
+    return matchWholeLines(hay, old, deadline);
+  }
   return spansInNormalized(hay, occurrences(hay.text, inner, deadline), inner.length).map(
     (span) => ({ ...span, adjust: { kind: 'trim', leading, trailing } }),
   );
@@ -188,10 +201,6 @@ export function matchLineTrimmed(
   return windowSpans(hay, starts, block.lines.length, block.endsWithNewline);
 }
 
-function dedent(lines: readonly string[], indent: string): string[] {
-  return lines.map((line) => (isBlank(line) ? '' : line.slice(indent.length).trimEnd()));
-}
-
 /**
  * Strategy 5, `indentation_flexible`: whole lines compared after removing each side's common
  * leading indent, so a block copied at the wrong depth still matches. `adjust` tells the caller
@@ -210,7 +219,7 @@ export function matchIndentationFlexible(
   const block = splitOldBlock(normalizeEol(oldText));
   const k = block.lines.length;
   const from = commonIndent(block.lines);
-  const wanted = dedent(block.lines, from);
+  const wanted = dedentLines(block.lines, from);
   const indents = new Map<number, string>();
   const starts = findWindows(
     hay.keys('trim', trimBoth, deadline),
@@ -219,7 +228,7 @@ export function matchIndentationFlexible(
     (s) => {
       const window = hay.lines.slice(s, s + k);
       const to = commonIndent(window);
-      const got = dedent(window, to);
+      const got = dedentLines(window, to);
       for (let j = 0; j < k; j += 1) if (got[j] !== wanted[j]) return false;
       indents.set(s, to);
       return true;
@@ -250,8 +259,8 @@ export function matchWhitespaceNormalized(
 ): MatchSpan[] {
   const hay = haystackOf(content);
   const old = normalizeEol(oldText);
-  const block = splitOldBlock(old);
-  if (block.lines.length === 1) {
+  // A one-line old_text may match inside a line only when it has no line break at all.
+  if (!old.includes('\n')) {
     const inner = old.trim();
     if (inner === '') return [];
     const pattern = new RegExp(
@@ -276,6 +285,8 @@ export function matchWhitespaceNormalized(
     }
     return spans;
   }
+  const framed = framedBlock(old);
+  const block = framed ?? splitOldBlock(old);
   const k = block.lines.length;
   const from = commonIndent(block.lines);
   const starts = findWindows(
@@ -286,6 +297,10 @@ export function matchWhitespaceNormalized(
   return windowSpans(hay, starts, k, block.endsWithNewline).map((span, i) => {
     const first = starts[i] as number;
     const to = commonIndent(hay.lines.slice(first, first + k));
+    if (framed) {
+      const lineBreak = first + k < hay.lines.length;
+      return { ...span, adjust: { kind: 'lines', from, to, lineBreak } };
+    }
     return from === to ? span : { ...span, adjust: { kind: 'reindent', from, to } };
   });
 }
@@ -309,6 +324,8 @@ export const STRATEGIES: Readonly<
   indentation_flexible: matchIndentationFlexible,
   whitespace_normalized: matchWhitespaceNormalized,
   block_anchor: matchBlockAnchor,
+  unicode_normalized: matchUnicodeNormalized,
+  escape_normalized: matchEscapeNormalized,
 };
 
 function runPipeline(
@@ -327,7 +344,9 @@ function runPipeline(
 /**
  * Find old_text in `content` with the degraded-matching pipeline: exact,
  * newline_normalized, trimmed, line_trimmed, indentation_flexible, whitespace_normalized,
- * block_anchor; the first strategy with at least one match wins. If none matches and every
+ * block_anchor, unicode_normalized, escape_normalized; the first strategy with at least one
+ * match wins (the last three only ever report exactly one). No strategy matches part of a line
+ * when old_text spans lines only through whitespace it trimmed: those match whole lines. If none matches and every
  * line of old_text carries a consecutive `N: ` prefix copied from `read`, the pipeline runs once
  * more without the prefixes (`lineNumberPrefixStripped`). The whole search is bounded by a hard
  * time budget (250 ms by default), after which it reports `time_budget_exceeded` rather than

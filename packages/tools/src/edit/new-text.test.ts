@@ -15,6 +15,12 @@ describe('new_text re-basing', () => {
     expect(reindent('  a\n    b', '    ', '\t')).toBe('\ta\n\t  b');
   });
 
+  it('keeps new_text that was written at the block’s real depth where it is (no double indent)', () => {
+    // old_text "x = 1" was copied without the block's indent; new_text carries it.
+    expect(reindent('    x = 2', '', '    ')).toBe('    x = 2');
+    expect(reindent('    if c:\n        x = 2', '', '    ')).toBe('    if c:\n        x = 2');
+  });
+
   it('leaves blank lines alone', () => {
     expect(reindent('a\n\nb', '', '  ')).toBe('  a\n\n  b');
   });
@@ -26,6 +32,14 @@ describe('adaptNewText', () => {
       'b = 2;',
     );
     expect(adaptNewText('b = 2;', { kind: 'trim', leading: '\n', trailing: '\n' })).toBe('b = 2;');
+  });
+
+  it('drops stray blank lines of new_text for a whole-line match, re-bases it and puts the break back', () => {
+    const adjust = { kind: 'lines', from: '', to: '    ', lineBreak: true } as const;
+    expect(adaptNewText('\nx = 2\n', adjust)).toBe('    x = 2\n');
+    expect(adaptNewText('\n\n    x = 2\n  ', adjust)).toBe('    x = 2\n');
+    expect(adaptNewText('\n', adjust)).toBe('');
+    expect(adaptNewText('x = 2', { ...adjust, lineBreak: false })).toBe('    x = 2');
   });
 
   it('returns new_text unchanged without an adjustment', () => {
