@@ -124,13 +124,13 @@ describe('tiny-claw run', () => {
     expect(result.stderr).toMatch(/← read failed: .*must stay under the workdir/);
   });
 
-  it('exits 70 with a one-line error when the model keeps returning nothing', async () => {
+  it('exits 3 (no final answer) with a one-line error when the model keeps returning nothing', async () => {
     const script = await writeScript(ws.dir, { turns: [{ text: '' }, { text: '' }, { text: '' }] });
     const result = await cli(['run', 'x'], {
       TINY_CLAW_PROVIDER: 'scripted',
       TINY_CLAW_SCRIPT: script,
     });
-    expect(result.code).toBe(70);
+    expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('3 empty replies');
   });

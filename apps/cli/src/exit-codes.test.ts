@@ -24,6 +24,7 @@ describe('exit codes', () => {
   it('a paused run exits 4, a provider failure 70, a failed resume 1', () => {
     expect(exitCodeForStopReason('approval_required')).toBe(4);
     expect(exitCodeForStopReason('provider_error')).toBe(70);
+    expect(exitCodeForStopReason('provider_error', 'empty_turns')).toBe(3);
     expect(exitCodeForStopReason('approval_resume_failed')).toBe(1);
   });
 

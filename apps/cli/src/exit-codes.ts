@@ -1,4 +1,4 @@
-import type { ErrorCode, StopReason } from '@tiny-claw/core';
+import type { ErrorCode, StopDetail, StopReason } from '@tiny-claw/core';
 
 /** Process exit codes of the CLI (documented in `--help`). */
 export const ExitCode = {
@@ -32,7 +32,7 @@ export type CancelSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
  * exitCodeForStopReason('max_steps_exhausted'); // 3
  * exitCodeForStopReason('approval_required'); // 4
  */
-export function exitCodeForStopReason(reason: StopReason): number {
+export function exitCodeForStopReason(reason: StopReason, detail?: StopDetail): number {
   switch (reason) {
     case 'final':
       return ExitCode.ok;
@@ -44,7 +44,8 @@ export function exitCodeForStopReason(reason: StopReason): number {
     case 'approval_resume_failed':
       return ExitCode.runtime;
     case 'provider_error':
-      return ExitCode.provider;
+      // A model that kept answering with nothing did not fail a call: the run just has no answer.
+      return detail === 'empty_turns' ? ExitCode.noFinalAnswer : ExitCode.provider;
     case 'cancelled':
       return ExitCode.interrupted;
     default:
@@ -61,9 +62,13 @@ export function exitCodeForStopReason(reason: StopReason): number {
  * exitCodeForRun('cancelled', 'SIGTERM'); // 143
  * exitCodeForRun('final', 'SIGTERM'); // 0
  */
-export function exitCodeForRun(reason: StopReason, signal: CancelSignal | undefined): number {
+export function exitCodeForRun(
+  reason: StopReason,
+  signal: CancelSignal | undefined,
+  detail?: StopDetail,
+): number {
   if (reason === 'cancelled' && signal !== undefined) return exitCodeForSignal(signal);
-  return exitCodeForStopReason(reason);
+  return exitCodeForStopReason(reason, detail);
 }
 
 /**

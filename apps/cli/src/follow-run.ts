@@ -87,7 +87,7 @@ export async function followRun(
     ));
   }
   await printRunResult(result, terminal, options);
-  return exitCodeForRun(result.stopReason, received);
+  return exitCodeForRun(result.stopReason, received, result.stopDetail);
 }
 
 async function printRunResult(

@@ -40,9 +40,10 @@ Exit codes:
   0    done: the run ended with a final answer (other commands: they did what was asked)
   1    runtime error, or a refused approval decision (unknown, expired, already decided, changed)
   2    usage error (bad command or flag)
-  3    stopped without a final answer (max_steps_exhausted, tool_policy_blocked)
+  3    stopped without a final answer (max_steps_exhausted, tool_policy_blocked, or a model
+       that keeps answering with nothing: provider_error with stopDetail empty_turns)
   4    paused waiting for approval (approval_required): decide with 'tiny-claw approvals'
-  70   model provider error, or a model that keeps answering with nothing
+  70   model provider error
   71   tool error
   78   configuration error (invalid setting or missing key)
   130  interrupted (SIGINT, Ctrl-C): the run was cancelled, its commands stopped, its trace kept

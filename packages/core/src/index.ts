@@ -52,7 +52,9 @@ export {
   type RunResult,
   runModes,
   runResultSchema,
+  type StopDetail,
   type StopReason,
+  stopDetails,
   stopReasons,
 } from './loop/run-types.js';
 export {

@@ -139,14 +139,20 @@ describe('the agent loop', () => {
       turns: [{ text: '' }, { text: '  ' }, { text: '' }, { text: 'never' }],
     });
     const result = await agent.run('go');
-    expect(result).toMatchObject({ stopReason: 'provider_error', steps: 3 });
+    expect(result).toMatchObject({
+      stopReason: 'provider_error',
+      stopDetail: 'empty_turns',
+      steps: 3,
+    });
     expect(result.text).toContain('3 empty replies');
     expect(provider.requests[1]?.messages.at(-1)?.content).toContain('Your last reply was empty');
   });
 
   it('recovers when an empty turn is followed by a real answer', async () => {
     const { agent } = setup({ turns: [{ text: '' }, { text: 'here' }] });
-    expect(await agent.run('go')).toMatchObject({ stopReason: 'final', steps: 2, text: 'here' });
+    const result = await agent.run('go');
+    expect(result).toMatchObject({ stopReason: 'final', steps: 2, text: 'here' });
+    expect(result.stopDetail).toBeUndefined();
   });
 
   it('ends with provider_error and no memory line when the provider fails', async () => {

@@ -71,7 +71,11 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
       if (phase !== 'plan' && turn.message.content.trim() === '') {
         state.emptyTurns += 1;
         if (state.emptyTurns >= MAX_EMPTY_TURNS) {
-          return { reason: 'provider_error', text: loopText.emptyTurnsStop(state.emptyTurns) };
+          return {
+            reason: 'provider_error',
+            detail: 'empty_turns',
+            text: loopText.emptyTurnsStop(state.emptyTurns),
+          };
         }
         state.messages.push(msg.user(loopText.emptyTurnNudge));
         continue;

@@ -49,6 +49,17 @@ export const stopReasons = [
 export type StopReason = (typeof stopReasons)[number];
 
 /**
+ * More about why a run stopped, when the stop reason alone does not say.
+ *
+ * @example
+ * if (result.stopDetail === 'empty_turns') console.log('the model kept answering with nothing');
+ */
+export const stopDetails = ['empty_turns'] as const;
+
+/** One of {@link stopDetails}. */
+export type StopDetail = (typeof stopDetails)[number];
+
+/**
  * The outcome of one run, as the CLI prints it with `--json`.
  *
  * @example
@@ -60,6 +71,11 @@ export interface RunResult {
   workdir: string;
   text: string;
   stopReason: StopReason;
+  /**
+   * Set when a `provider_error` stop was not a failed call but a model that kept answering with
+   * nothing (no text, no tool calls): the run ended without a final answer.
+   */
+  stopDetail?: StopDetail;
   steps: number;
   maxSteps: number;
   mode: RunMode;
@@ -87,6 +103,7 @@ export const runResultSchema = z.object({
   workdir: z.string(),
   text: z.string(),
   stopReason: z.enum(stopReasons),
+  stopDetail: z.enum(stopDetails).optional(),
   steps: z.number().int().nonnegative(),
   maxSteps: z.number().int().positive(),
   mode: z.enum(runModes),

@@ -1,4 +1,4 @@
-import type { StopReason } from './run-types.js';
+import type { StopDetail, StopReason } from './run-types.js';
 
 /**
  * How a run ends, as the loop or a mode strategy decides it; the result is assembled from it.
@@ -8,6 +8,8 @@ import type { StopReason } from './run-types.js';
  */
 export interface Stop {
   reason: StopReason;
+  /** Reported as the result's `stopDetail`. */
+  detail?: StopDetail;
   text: string;
   /**
    * Whether the session memory records this run (`last_prompt` / `last_response`). Default: yes,
