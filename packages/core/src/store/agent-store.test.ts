@@ -65,6 +65,22 @@ describe('createMemoryStore', () => {
     expect(await plans.read()).toBeUndefined();
   });
 
+  it("holds memory to the file store's rules: secrets redacted, values capped, the last 200 lines kept", async () => {
+    const memory = createMemoryStore().memory({ key: 'k' });
+    await memory.append([
+      { key: 'last_prompt', value: 'use sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD please' },
+    ]);
+    await memory.append([{ key: 'last_response', value: 'y'.repeat(20_000) }]);
+    const [prompt, response] = await memory.readRecent(2);
+    expect(prompt).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz');
+    expect(prompt).toContain('[REDACTED');
+    expect(response?.length).toBeLessThan(8_100);
+    for (let i = 0; i < 300; i += 1) await memory.append([{ key: 'n', value: String(i) }]);
+    const all = await memory.readRecent(1000);
+    expect(all).toHaveLength(200);
+    expect(all.at(-1)).toBe('n: 299');
+  });
+
   it('refuses an unsafe session key like the file store does', () => {
     expect(() => createMemoryStore().memory({ key: '../x' })).toThrow(ConfigurationError);
   });

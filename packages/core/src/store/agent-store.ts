@@ -8,7 +8,8 @@ import {
   PlanFileStore,
   type PlanStore,
 } from '../plan/plan-files.js';
-import { FileMemoryStore } from '../session/memory-store.js';
+import { FileMemoryStore, MEMORY_FILE_MAX_LINES } from '../session/memory-store.js';
+import { memoryValue } from '../session/memory-value.js';
 import { sessionDirectory, validateSessionKey } from '../session/session-key.js';
 import { writeSessionMeta } from '../session/session-meta.js';
 import type { SessionRef } from '../session/session-ref.js';
@@ -107,8 +108,13 @@ export function createFileStore(dir: string, options: { logger?: Logger } = {}):
 function memoryLines(): RunMemory {
   const lines: string[] = [];
   return {
+    // Held to the same rules as the file store: redacted, capped, and only the last lines kept.
     async append(entries) {
-      for (const entry of entries) lines.push(`${entry.key}: ${entry.value}`);
+      for (const entry of entries) {
+        lines.push(`${memoryValue(entry.key)}: ${memoryValue(entry.value)}`);
+      }
+      if (lines.length > MEMORY_FILE_MAX_LINES)
+        lines.splice(0, lines.length - MEMORY_FILE_MAX_LINES);
     },
     async readRecent(limit = 5) {
       return limit >= 1 ? lines.slice(-Math.floor(limit)) : [];
