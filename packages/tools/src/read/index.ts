@@ -376,8 +376,10 @@ async function runRead(
 
 /**
  * Create the `read` tool (parallel-safe). The workdir is `options.workdir`, else `ctx.workdir`;
- * every path goes through {@link resolveInWorkdir}. Refusals carry a typed `failure` whose
- * advice names only the tools the model can call.
+ * every path goes through {@link resolveInWorkdir}, and after opening, the descriptor's real path
+ * is checked to be inside the workdir too, so a directory swapped for a symlink between the
+ * guard and the open is refused (`path_changed`) and nothing of the outside file is shown.
+ * Refusals carry a typed `failure` whose advice names only the tools the model can call.
  *
  * @example
  * const read = createReadTool({ protectedPaths: [stateDir] });
