@@ -53,9 +53,10 @@ const hasMkfifo = (() => {
 })();
 
 describe('read tool definition', () => {
-  it('is parallel-safe and exposes path/offset/limit', () => {
+  it('is parallel-safe, read-only (an explorer may have it) and exposes path/offset/limit', () => {
     expect(tool.name).toBe('read');
     expect(tool.parallelSafe).toBe(true);
+    expect(tool.readOnly).toBe(true);
     expect(Object.keys(tool.parameters.properties as object)).toEqual(['path', 'offset', 'limit']);
   });
 
@@ -223,6 +224,12 @@ describe('read output', () => {
       totalLines: 10,
       nextOffset: 7,
     });
+    // The paging note is declared as the result's closing note, so a compactor can drop it whole.
+    const footer = window.metadata?.footer_chars as number;
+    expect(window.content.slice(-footer)).toBe(
+      '\n\n[showing lines 4-6 of 10; continue with offset=7]',
+    );
+    expect(all.metadata?.footer_chars).toBeUndefined();
 
     const rest = await read({ path: 'ten.txt', offset: 9 });
     expect(rest.content).toBe('9: line 9\n10: line 10\n\n[showing lines 9-10 of 10; end of file]');

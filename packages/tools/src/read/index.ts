@@ -1,6 +1,12 @@
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
+import {
+  defineTool,
+  FOOTER_CHARS_KEY,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from '@tiny-claw/core';
 import { z } from 'zod';
 import { describeFileKind } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
@@ -116,6 +122,8 @@ function countLines(text: string, from: number, linesSoFar: number): number {
 
 interface RenderResult {
   content: string;
+  /** Characters of `content` that are the closing paging note (0 when there is none). */
+  footerChars: number;
   startLine: number;
   endLine: number;
   totalLines: number;
@@ -176,6 +184,7 @@ function finish(
   cutLines: number,
 ): RenderResult {
   let content = out.join('\n');
+  const body = content.length;
   const truncated = endLine < totalLines;
   let nextOffset: number | undefined;
   if (truncated) {
@@ -187,6 +196,7 @@ function finish(
   }
   const result: RenderResult = {
     content,
+    footerChars: content.length - body,
     startLine,
     endLine,
     totalLines,
@@ -361,8 +371,12 @@ async function runRead(
   }
   const content =
     notes.length > 0 ? `${rendered.content}\n\n${notes.join('\n')}` : rendered.content;
+  // The paging note and any decoding note close the result: a compactor that cuts the result
+  // drops them (they would point at lines it no longer shows).
+  const footerChars = rendered.footerChars + (content.length - rendered.content.length);
   const metadata: Record<string, unknown> = {
     path: resolved.relative,
+    ...(footerChars > 0 ? { [FOOTER_CHARS_KEY]: footerChars } : {}),
     startLine: rendered.startLine,
     endLine: rendered.endLine,
     totalLines: rendered.totalLines,
@@ -392,6 +406,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<ReadArgs> {
     description: DESCRIPTION,
     parameters: readSchema,
     parallelSafe: true,
+    readOnly: true,
     run: (args, ctx) => runRead(args, ctx, options),
   });
   // The ledger outlives a pause for approval, so an approved change is not refused for lack of a read.
