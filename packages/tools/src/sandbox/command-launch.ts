@@ -20,16 +20,25 @@ export interface CommandLaunch {
     deathSignalHelper?: string;
   };
   env: NodeJS.ProcessEnv;
-  /** Hidden paths as absolute paths and, under HOME, as `~/…` and `$HOME/…`. */
+  /** Hidden paths as absolute paths, under HOME as `~/…` and `$HOME/…`, in the workdir relative. */
   hidden: readonly string[];
 }
 
-/** How a command may name a hidden path: absolute, or from HOME. */
-function spellings(hidden: string, home: string | undefined): string[] {
-  if (!home || !path.isAbsolute(home)) return [hidden];
-  const relative = path.relative(home, hidden);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [hidden];
-  return [hidden, `~/${relative}`, `$HOME/${relative}`, `\${HOME}/${relative}`];
+/** `target` relative to `base` when it lies strictly inside it. */
+function under(base: string, target: string): string | undefined {
+  const relative = path.relative(base, target);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return relative;
+}
+
+/** How a command may name a hidden path: absolute, from HOME, or relative to the workdir. */
+function spellings(hidden: string, home: string | undefined, workdir: string): string[] {
+  const names = [hidden];
+  const fromHome = home && path.isAbsolute(home) ? under(home, hidden) : undefined;
+  if (fromHome) names.push(`~/${fromHome}`, `$HOME/${fromHome}`, `\${HOME}/${fromHome}`);
+  const fromWorkdir = under(workdir, hidden);
+  if (fromWorkdir) names.push(fromWorkdir);
+  return names;
 }
 
 /**
@@ -71,9 +80,10 @@ export async function prepareCommandLaunch(
     hide: [...defaultHiddenPaths(input.env), ...sandbox.options.hide],
     protectedPaths: input.protectedPaths.map((entry) => path.resolve(input.workdir, entry)),
   });
+  const workdir = plan.mounts.find((mount) => mount.kind === 'writable')?.path ?? input.workdir;
   const hidden = plan.mounts
     .filter((mount) => mount.kind === 'hide-dir' || mount.kind === 'hide-file')
-    .flatMap((mount) => spellings(mount.path, input.env.HOME));
+    .flatMap((mount) => spellings(mount.path, input.env.HOME, workdir));
   return {
     processOptions: {
       launcher: { command: sandbox.bwrapPath, args: bwrapArguments(plan) },

@@ -26,6 +26,16 @@ describe('telling a sandbox failure from an ordinary one', () => {
     );
   });
 
+  it('a hidden path inside the workdir counts when named relative to it, as a whole name', () => {
+    const relative = { ...context, hidden: [...hidden, '.tiny-claw'] };
+    expect(sandboxBlockOf('cat: .tiny-claw/salt: No such file or directory', relative)).toBe(
+      'hidden_path',
+    );
+    expect(
+      sandboxBlockOf('cat: my.tiny-claw/salt: No such file or directory', relative),
+    ).toBeUndefined();
+  });
+
   it('a path that merely starts like a hidden one is not it', () => {
     expect(
       sandboxBlockOf('cat: /home/me/.sshrc: No such file or directory', context),

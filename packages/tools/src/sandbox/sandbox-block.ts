@@ -18,12 +18,18 @@ const READ_ONLY_MARKERS = /read-only file system|\berofs\b/i;
 
 const MISSING_OR_DENIED = /no such file or directory|permission denied|\benoent\b|\beacces\b/i;
 
-/** `hidden` itself or a path under it, as a whole component, appears in `text`. */
+/** A character that can be part of a file name (so a match next to it is only part of one). */
+const NAME_CHAR = /[\w.~-]/;
+
+/** `hidden` itself or a path under it, as whole components, appears in `text`. */
 function mentions(text: string, hidden: string): boolean {
   let from = text.indexOf(hidden);
   while (from !== -1) {
+    const before = from === 0 ? undefined : text[from - 1];
     const next = text[from + hidden.length];
-    if (next === undefined || next === path.sep || !/[\w.-]/.test(next)) return true;
+    const starts = before === undefined || hidden.startsWith('/') || !NAME_CHAR.test(before);
+    const ends = next === undefined || next === path.sep || !NAME_CHAR.test(next);
+    if (starts && ends) return true;
     from = text.indexOf(hidden, from + 1);
   }
   return false;

@@ -199,6 +199,7 @@ describe.runIf(usable)('bash in the bubblewrap sandbox', () => {
     const inside = await run(tool, 'cat .tiny-claw/salt; echo x > .tiny-claw/x');
     expect(inside.isError).toBe(true);
     expect(inside.content).not.toContain('TRACE-SALT');
+    expect(inside.metadata?.sandbox_block).toBe('hidden_path');
     expect(await exists(path.join(root, '.tiny-claw', 'x'))).toBe(false);
     const early = await run(tool, 'mkdir -p .not-yet && echo x > .not-yet/approval.json');
     expect(early.isError).toBe(true);
