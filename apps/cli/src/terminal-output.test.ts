@@ -110,13 +110,39 @@ describe('terminal output', () => {
     expect(out.stderr).toBe('→ read (unparseable arguments: invalid JSON)\n');
   });
 
-  it('shows only the run the command started, not the runs nested in it', () => {
+  it('tags the start, tool lines and finish of a nested run with its session, and streams none of its text', () => {
+    const { out, emit } = capture(true);
+    const childSession = { ...session, key: 'parent-k-explore-0123456789ab' };
+    emit(
+      start(),
+      { ...start('child', { runId: 'r', toolCallId: '1' }), session: childSession } as RunEvent,
+      step('child'),
+      { type: 'text.delta', runId: 'child', step: 1, text: 'child thinking' },
+      toolStart(call, 'child'),
+      { ...toolEnd({ content: 'abc', isError: false }), runId: 'child' } as RunEvent,
+    );
+    emit({
+      type: 'run.finish',
+      runId: 'child',
+      result: { stopReason: 'final', steps: 2 } as never,
+      state: {} as never,
+    });
+    expect(out.stdout).toBe('');
+    expect(out.stderr.split('\n')).toEqual([
+      '[subagent_session=parent-k-explore-0123456789ab] started (max 3 steps)',
+      '[subagent_session=parent-k-explore-0123456789ab] → read {"path":"a.txt"}',
+      '[subagent_session=parent-k-explore-0123456789ab] ← read ok (3 chars)',
+      '[subagent_session=parent-k-explore-0123456789ab] finished: final after 2 steps',
+      '',
+    ]);
+  });
+
+  it('shows nothing of a run that is not nested under the one the command started', () => {
     const { out, emit } = capture(false);
     emit(
       start(),
-      start('child', { runId: 'r', toolCallId: '1' }),
-      step('child'),
-      toolStart(call, 'child'),
+      start('other', { runId: 'elsewhere', toolCallId: '1' }),
+      toolStart(call, 'other'),
     );
     expect(out.stderr).toBe('');
   });

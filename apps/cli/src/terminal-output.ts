@@ -22,7 +22,8 @@ export interface TerminalOutput {
 /**
  * Progress of a run for a terminal, from its event stream: step, tool-call and tool-result lines
  * on stderr, and — when attached to an interactive terminal — the assistant's text on stdout as it
- * arrives. Only the run the command started is shown; events of nested runs are left out.
+ * arrives. Lines of runs nested under it (subagents) are tagged `[subagent_session=<key>]`: their
+ * start, tool calls, tool results and finish; their text is not streamed.
  *
  * @example
  * const terminal = createTerminalOutput({ stdout, stderr, color: true, streamToStdout: true });
@@ -96,11 +97,56 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
     }
   };
 
+  // Runs nested under a call of this run (subagents): their session, to tag their lines with.
+  const nested = new Map<string, string>();
+  const showNested = (event: RunEvent, session: string): void => {
+    const tag = paint('magenta', `[subagent_session=${printable(session)}]`);
+    switch (event.type) {
+      case 'run.start':
+        stderr(`${tag} ${paint('dim', `started (max ${event.maxSteps} steps)`)}\n`);
+        return;
+      case 'tool.start':
+        stderr(
+          `${tag} ${paint('cyan', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}\n`,
+        );
+        return;
+      case 'tool.end': {
+        if (event.status === 'suspended') return;
+        const { call, output } = event;
+        const firstLine = printable(output.content.split('\n', 1)[0] ?? '');
+        const summary = output.isError
+          ? paint('red', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
+          : paint('green', `← ${printable(call.name)} ok (${output.content.length} chars)`);
+        stderr(`${tag} ${summary}\n`);
+        return;
+      }
+      case 'run.finish':
+        stderr(
+          `${tag} ${paint('dim', `finished: ${event.result.stopReason} after ${event.result.steps} step${event.result.steps === 1 ? '' : 's'}`)}\n`,
+        );
+        return;
+      default:
+        return;
+    }
+  };
+
   return {
     lastStreamedText: () => streamed,
     onEvent: (event) => {
       if (event.type === 'run.start' && runId === undefined) runId = event.runId;
-      if (event.runId === runId) show(event);
+      if (event.runId === runId) {
+        show(event);
+        return;
+      }
+      if (
+        event.type === 'run.start' &&
+        event.parent &&
+        (event.parent.runId === runId || nested.has(event.parent.runId))
+      ) {
+        nested.set(event.runId, event.session.key);
+      }
+      const session = nested.get(event.runId);
+      if (session !== undefined) showNested(event, session);
     },
   };
 }

@@ -31,9 +31,18 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
   try {
     const prompt = args.readStdin ? await readPrompt(process.stdin) : (args.prompt ?? '');
     const health = app.health();
+    // The sandbox confines bash only, so it is worth a word only when bash may run.
+    const bash = health.tools.includes('bash');
+    const sandbox = bash ? ` · sandbox ${health.sandbox.active}` : '';
     out.stderr(
-      `tiny-claw · provider ${health.provider.name} (${health.provider.reason}) · mode ${args.mode}\n`,
+      `tiny-claw · provider ${health.provider.name} (${health.provider.reason}) · mode ${args.mode}${sandbox}\n`,
     );
+    // A sandbox that `auto` could not set up is worth one warning; one turned off on purpose is not.
+    if (bash && health.sandbox.active === 'off' && health.sandbox.mode !== 'off') {
+      out.stderr(
+        `tiny-claw: warning: bash commands run unconfined: ${health.sandbox.reason}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap) to confine them, or set TINY_CLAW_SANDBOX=off to silence this.\n`,
+      );
+    }
     const actor = cliActor();
     return await followRun(
       (onEvent, signal) =>

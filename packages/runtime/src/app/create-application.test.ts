@@ -74,13 +74,25 @@ describe('createApplication', () => {
   });
 
   it('refuses an enabled tool this version cannot build, naming what is available', () => {
-    expect(() => settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,explore' })).toThrow(
-      /TINY_CLAW_ENABLED_TOOLS="read,explore" is invalid: unknown tool "explore"; expected a comma-separated list of: bash, edit, read, write/,
+    expect(() => settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,search' })).toThrow(
+      /TINY_CLAW_ENABLED_TOOLS="read,search" is invalid: unknown tool "search"; expected a comma-separated list of: bash, edit, explore, read, write/,
     );
   });
 
-  it('accepts in settings exactly the tools the tools package builds', () => {
-    expect([...TOOL_NAMES]).toEqual([...WORKSPACE_TOOL_NAMES].sort());
+  it('accepts in settings exactly the tools this version builds: the workspace tools and explore', () => {
+    expect([...TOOL_NAMES]).toEqual([...WORKSPACE_TOOL_NAMES, 'explore'].sort());
+  });
+
+  it('shows the model only explore when it is the one tool enabled, and the explorer may still read', async () => {
+    const app = await createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'explore' }), {
+      logger: silent,
+    });
+    expect(app.health().tools).toEqual(['explore']);
+    const denied = await createApplication(
+      settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'explore,read', TINY_CLAW_TOOL_DENYLIST: 'read' }),
+      { logger: silent },
+    );
+    expect(denied.health().tools).toEqual(['explore']);
   });
 
   it('registers no tools when TINY_CLAW_ENABLED_TOOLS is empty', async () => {

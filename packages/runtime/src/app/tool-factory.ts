@@ -1,5 +1,11 @@
 import { ConfigurationError, type Tool } from '@tiny-claw/core';
-import { type SandboxOptions, WORKSPACE_TOOL_NAMES, workspaceTools } from '@tiny-claw/tools';
+import { exploreTool } from '@tiny-claw/subagent';
+import {
+  type SandboxOptions,
+  WORKSPACE_TOOL_NAMES,
+  type WorkspaceToolName,
+  workspaceTools,
+} from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 
 /**
@@ -29,7 +35,7 @@ export function runtimeSandbox(settings: Settings): SandboxOptions {
  * const tools = createRuntimeTools(settings); // read only, by default
  */
 export function createRuntimeTools(settings: Settings): Tool[] {
-  const available: readonly string[] = WORKSPACE_TOOL_NAMES;
+  const available: readonly string[] = [...WORKSPACE_TOOL_NAMES, EXPLORE];
   const unavailable = settings.enabledTools.filter((name) => !available.includes(name));
   if (unavailable.length > 0) {
     throw new ConfigurationError(
@@ -37,12 +43,23 @@ export function createRuntimeTools(settings: Settings): Tool[] {
         `available tools: ${[...available].sort().join(', ')}.`,
     );
   }
-  return workspaceTools({
+  const explore = settings.enabledTools.includes(EXPLORE);
+  const workspace = settings.enabledTools.filter((name) => name !== EXPLORE);
+  // The explorer reads even when the model is not given read itself; the allow and deny lists
+  // still apply to it (the agent drops a read they refuse). It shares the read ledger.
+  const built = workspaceTools({
     workdir: settings.workdir,
-    enabled: [...settings.enabledTools],
+    enabled: explore && !workspace.includes('read') ? [...workspace, 'read'] : workspace,
     protectedPaths: [settings.stateDir],
     sandbox: runtimeSandbox(settings),
     // No process warning: `health` and the run banner report a sandbox that is off, and why.
     onSandboxFallback: () => {},
   });
+  const tools = built.filter((tool) => workspace.includes(tool.name as WorkspaceToolName));
+  if (!explore) return tools;
+  const readOnly = built.filter((tool) => tool.readOnly === true);
+  return [...tools, exploreTool({ tools: readOnly })];
 }
+
+/** The explorer subagent's tool name in settings. */
+const EXPLORE = 'explore';

@@ -7,10 +7,11 @@ import { z } from 'zod';
  */
 
 /**
- * The tools a settings list may name: exactly the tools this version builds (a test keeps this
- * list and the tools package's in step, without loading the tools at start-up).
+ * The tools a settings list may name: exactly the tools this version builds — the workspace tools
+ * and `explore` (a test keeps this list and the tools package's in step, without loading the
+ * tools at start-up).
  */
-export const TOOL_NAMES = ['bash', 'edit', 'read', 'write'] as const;
+export const TOOL_NAMES = ['bash', 'edit', 'explore', 'read', 'write'] as const;
 
 /** A tool name accepted in `TINY_CLAW_ENABLED_TOOLS` and the other tool lists. */
 export type ToolName = (typeof TOOL_NAMES)[number];

@@ -1,0 +1,151 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTempWorkspace, runCli, type TempWorkspace, writeScript } from '@tiny-claw/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// The explorer as a user meets it: the real CLI, the scripted provider playing both the parent and
+// the child (the child's turns come in between the parent's), and the files it leaves behind.
+const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/tiny-claw.js');
+
+const SENTINEL = 'SENTINEL-5d1e-ONLY-IN-PORTS-FILE';
+
+let ws: TempWorkspace;
+let home: TempWorkspace;
+
+beforeEach(async () => {
+  ws = await createTempWorkspace({
+    'config.ts': 'export const port = readPort(); // PARENT-NEVER-SEES-THIS\n',
+    'ports.ts': `export const PORT = 8431; // ${SENTINEL}\n`,
+  });
+  home = await createTempWorkspace({});
+});
+afterEach(async () => {
+  await ws.cleanup();
+  await home.cleanup();
+});
+
+type Turn = {
+  text?: string;
+  tool_calls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> }>;
+};
+
+const stateDir = () => join(home.dir, '.state');
+
+async function runScript(turns: Turn[], env: Record<string, string> = {}) {
+  const script = await writeScript(home.dir, { turns }, `script-${Date.now()}.json`);
+  return runCli({
+    bin,
+    args: ['run', 'where is the port set?', '--json'],
+    cwd: ws.dir,
+    env: {
+      TINY_CLAW_STATE_DIR: stateDir(),
+      TINY_CLAW_WORKDIR: ws.dir,
+      TINY_CLAW_PROVIDER: 'scripted',
+      TINY_CLAW_SCRIPT: script,
+      TINY_CLAW_ENABLED_TOOLS: 'explore',
+      TINY_CLAW_TRACE_MODE: 'metadata',
+      ...env,
+    },
+    timeoutMs: 60_000,
+  });
+}
+
+interface Span {
+  kind: string;
+  name: string;
+  attributes: Record<string, unknown>;
+  children: Span[];
+}
+
+const explore = (args: Record<string, unknown>): Turn => ({
+  tool_calls: [{ id: 'p1', name: 'explore', arguments: args }],
+});
+const read = (path: string): Turn => ({ tool_calls: [{ name: 'read', arguments: { path } }] });
+
+async function memoryLines(sessionKey: string): Promise<string> {
+  return readFile(join(stateDir(), 'sessions', sessionKey, 'memory.jsonl'), 'utf8').catch(() => '');
+}
+
+describe('the explore tool through the CLI', () => {
+  it('answers with what only the child read, while the parent only ever had explore', async () => {
+    const result = await runScript([
+      explore({ task: 'Find where the port number is defined' }),
+      read('config.ts'),
+      read('ports.ts'),
+      { text: `PORT is 8431 in ports.ts:1 (${SENTINEL}).` },
+      { text: `The port is set in ports.ts (${SENTINEL}).` },
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as { text: string; sessionKey: string; tracePath: string };
+    expect(json.text).toContain(SENTINEL);
+
+    // The child's tool lines are tagged with its session on stderr.
+    expect(result.stderr).toMatch(/\[subagent_session=parent-[^\]]+-explore-[0-9a-f]{12}\] → read/);
+
+    // The trace nests the child under the explore call, and the parent step offered one tool.
+    const trace = JSON.parse(await readFile(json.tracePath, 'utf8')) as { root: Span };
+    const parentStep = trace.root.children[0];
+    expect(parentStep?.attributes.visible_tools).toBe(1);
+    const exploreCall = parentStep?.children.find((span) => span.kind === 'tool.call');
+    expect(exploreCall?.name).toBe('tool.explore');
+    const child = exploreCall?.children.find((span) => span.kind === 'subagent.run');
+    expect(child).toBeDefined();
+    const childSpans = (child?.children ?? []).flatMap((step) => step.children.map((span) => span.name));
+    expect(childSpans.filter((name) => name === 'tool.read')).toHaveLength(2);
+    expect(childSpans.some((name) => name.startsWith('llm.'))).toBe(true);
+
+    // The child's memory holds the task and the report; the parent's holds neither the child's reads nor its task.
+    const sessions = await readdir(join(stateDir(), 'sessions'));
+    const childKey = sessions.find((name) => name.includes('-explore-')) ?? '';
+    expect(childKey.startsWith(`parent-${json.sessionKey}-explore-`)).toBe(true);
+    const childMemory = await memoryLines(childKey);
+    expect(childMemory).toContain('Find where the port number is defined');
+    expect(childMemory).toContain('[Explorer Subagent Report]');
+    const parentMemory = await memoryLines(json.sessionKey);
+    expect(parentMemory).toContain('where is the port set?');
+    expect(parentMemory).not.toContain('PARENT-NEVER-SEES-THIS');
+    expect(parentMemory).not.toContain('Find where the port number is defined');
+  });
+
+  it('cannot read either when read is on the deny list, and its report says so', async () => {
+    const result = await runScript(
+      [
+        explore({ task: 'Find the port' }),
+        read('ports.ts'),
+        { text: 'I could not read anything.' },
+        { text: 'No answer.' },
+      ],
+      { TINY_CLAW_TOOL_DENYLIST: 'read' },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr + result.stdout).not.toContain(SENTINEL);
+    const sessions = await readdir(join(stateDir(), 'sessions'));
+    const childKey = sessions.find((name) => name.includes('-explore-')) ?? '';
+    expect(await memoryLines(childKey)).toContain('the explorer had no read-only tools');
+    expect(result.stderr).toMatch(/\[subagent_session=[^\]]+\] ← read failed/);
+  });
+
+  it('refuses max_steps 13 naming the limit, and ends a child that never answers with the paths it checked', async () => {
+    const refused = await runScript([
+      explore({ task: 'Find the port', max_steps: 13 }),
+      { text: 'ok' },
+    ]);
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(refused.stderr).toMatch(/← explore failed: .*max_steps may be at most 12/);
+
+    const exhausted = await runScript([
+      explore({ task: 'Find the port', max_steps: 2 }),
+      read('config.ts'),
+      read('ports.ts'),
+      { text: 'gave up' },
+    ]);
+    expect(exhausted.code, exhausted.stderr).toBe(0);
+    const sessions = await readdir(join(stateDir(), 'sessions'));
+    const childKey = sessions.find((name) => name.includes('-explore-')) ?? '';
+    const report = await memoryLines(childKey);
+    expect(report).toContain('stop_reason=max_steps_exhausted');
+    expect(report).toContain('read {\\"path\\":\\"config.ts\\"}');
+    expect(report).toContain('read {\\"path\\":\\"ports.ts\\"}');
+  });
+});
