@@ -27,6 +27,8 @@ for (const vendor of vendors) {
           TINY_CLAW_STATE_DIR: ws.path('.state'),
           TINY_CLAW_WORKDIR: ws.dir,
           TINY_CLAW_ENABLED_TOOLS: 'read,edit',
+          // Nobody is there to approve the edit.
+          TINY_CLAW_APPROVAL_PROVIDER: 'off',
         };
         for (const name of vendor.extra)
           if (process.env[name]) env[name] = process.env[name] as string;
@@ -51,5 +53,46 @@ for (const vendor of vendors) {
         await ws.cleanup();
       }
     }, 200_000);
+
+    it('answers through the explorer with a fact only a file it read holds', async () => {
+      const ws = await createTempWorkspace({
+        'README.md': 'Service settings live under config/.\n',
+        'config/ports.ts': 'export const ADMIN_PORT = 7341; // sentinel: LIVE-EXPLORER-QX19\n',
+        'config/names.ts': 'export const SERVICE = "ledger";\n',
+      });
+      try {
+        const env: Record<string, string> = {
+          TINY_CLAW_PROVIDER: vendor.provider,
+          [vendor.key]: key as string,
+          TINY_CLAW_STATE_DIR: ws.path('.state'),
+          TINY_CLAW_WORKDIR: ws.dir,
+          // The parent sees only explore: whatever it learns, the explorer read.
+          TINY_CLAW_ENABLED_TOOLS: 'explore',
+        };
+        for (const name of vendor.extra)
+          if (process.env[name]) env[name] = process.env[name] as string;
+        if (process.env.TINY_CLAW_MODEL) env.TINY_CLAW_MODEL = process.env.TINY_CLAW_MODEL;
+        const result = await runCli({
+          bin,
+          args: [
+            'run',
+            'Use the explore tool to find the admin port number of this service and the sentinel comment next to it, then tell me both.',
+            '--max-steps',
+            '6',
+          ],
+          env,
+          cwd: ws.dir,
+          timeoutMs: 240_000,
+        });
+        // Printed so a person running the live suite can see what the explorer did.
+        console.log(`${result.stderr}\n---\n${result.stdout}`);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toMatch(/\[subagent_session=[^\]]+\] → read/);
+        expect(result.stdout).toContain('7341');
+        expect(result.stdout).toContain('LIVE-EXPLORER-QX19');
+      } finally {
+        await ws.cleanup();
+      }
+    }, 260_000);
   });
 }
