@@ -1,0 +1,144 @@
+import type { InteractiveCard, InteractiveCardElement } from '@larksuiteoapi/node-sdk';
+import type { ApprovalButtonValue } from '../feishu/card-action.js';
+import { argumentLines } from './argument-preview.js';
+
+/**
+ * What an approval card shows about a paused call.
+ *
+ * @example
+ * const input: ApprovalCardInput = { approvalId: 'ap_…', chatId: 'oc_1', toolName: 'write', reasons: ['protected file .env'], arguments: { path: '.env' }, expiresAt: '2026-01-01T00:00:00.000Z', requestedBy: 'ou_1' };
+ */
+export interface ApprovalCardInput {
+  approvalId: string;
+  chatId: string;
+  toolName: string;
+  reasons: readonly string[];
+  arguments: Record<string, unknown>;
+  expiresAt: string;
+  requestedBy: string;
+}
+
+/** How a decided card ends. */
+export interface CardOutcome {
+  decision: 'approve' | 'reject';
+  actor: string;
+}
+
+/**
+ * The interactive card asking for a decision on a paused call: the tool, why it needs approval,
+ * its arguments (previewed and scrubbed by `redact`), when the request expires, who asked, and
+ * Approve / Reject buttons — with the `/approve` and `/reject` commands spelled out, which always
+ * work too. `update_multi` lets the server replace the card for everyone once it is decided.
+ *
+ * @example
+ * const card = approvalCard(input, (text) => sender.redact(text));
+ */
+export function approvalCard(
+  input: ApprovalCardInput,
+  redact: (text: string) => string,
+): InteractiveCard {
+  const button = (decision: ApprovalButtonValue['decision']): ApprovalButtonValue => ({
+    tiny_claw: 'approval',
+    decision,
+    approval_id: input.approvalId,
+    chat_id: input.chatId,
+  });
+  return {
+    config: { wide_screen_mode: true, update_multi: true },
+    header: {
+      title: { tag: 'plain_text', content: redact(`Approval needed: ${input.toolName}`) },
+      template: 'orange',
+    },
+    elements: [
+      ...details(input, redact),
+      {
+        tag: 'action',
+        actions: [
+          {
+            tag: 'button',
+            text: { tag: 'plain_text', content: 'Approve' },
+            type: 'primary',
+            value: button('approve'),
+          },
+          {
+            tag: 'button',
+            text: { tag: 'plain_text', content: 'Reject' },
+            type: 'danger',
+            value: button('reject'),
+          },
+        ],
+      },
+      {
+        tag: 'note',
+        elements: [
+          {
+            tag: 'plain_text',
+            content: `Or reply /approve ${input.approvalId} or /reject ${input.approvalId} <reason>. Only the requester or an approver listed in FEISHU_APPROVERS can decide.`,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * The same card once decided: the details stay, the buttons give way to who decided what.
+ *
+ * @example
+ * await sender.patchCard(chatId, cardId, decidedCard(input, { decision: 'approve', actor: 'ou_1' }, redact));
+ */
+export function decidedCard(
+  input: ApprovalCardInput,
+  outcome: CardOutcome,
+  redact: (text: string) => string,
+): InteractiveCard {
+  const approved = outcome.decision === 'approve';
+  return {
+    config: { wide_screen_mode: true, update_multi: true },
+    header: {
+      title: {
+        tag: 'plain_text',
+        content: redact(`${approved ? 'Approved' : 'Rejected'}: ${input.toolName}`),
+      },
+      template: approved ? 'green' : 'grey',
+    },
+    elements: [
+      ...details(input, redact),
+      {
+        tag: 'markdown',
+        content: `**${approved ? 'Approved' : 'Rejected'} by** ${mention(outcome.actor)}`,
+      },
+    ],
+  };
+}
+
+/**
+ * The request's details. What the model or a file chose (tool arguments, reasons) goes in plain
+ * text, which Feishu never reads as markdown, so it cannot become a link or an @all mention.
+ */
+function details(
+  input: ApprovalCardInput,
+  redact: (text: string) => string,
+): InteractiveCardElement[] {
+  const reasons = input.reasons.length > 0 ? input.reasons.join('; ') : 'risky tool call';
+  const args = argumentLines(input.arguments).map((line) => `  ${line}`);
+  const text = [
+    `Tool: ${input.toolName}`,
+    `Why: ${reasons}`,
+    'Arguments:',
+    ...(args.length > 0 ? args : ['  (none)']),
+    `Expires: ${input.expiresAt}`,
+    `Approval id: ${input.approvalId}`,
+  ].join('\n');
+  return [
+    { tag: 'div', text: { tag: 'plain_text', content: redact(text) } },
+    { tag: 'markdown', content: `**Requested by** ${mention(input.requestedBy)}` },
+  ];
+}
+
+/** A mention of an open id; anything else (an id from another front end) is shown as text. */
+function mention(id: string): string {
+  return /^ou_[A-Za-z0-9_-]+$/.test(id)
+    ? `<at id=${id}></at>`
+    : id.replace(/[^A-Za-z0-9_:.-]/g, '');
+}

@@ -1,0 +1,44 @@
+import type { StopReason } from '@tiny-claw/core';
+
+/** Every sentence the server says in a chat, in one place. */
+export const chatText = {
+  textOnly: 'Sorry, I can only read text messages for now. Please send your request as text.',
+  working: (mode: string, maxSteps: number): string =>
+    `Working on it (${mode} mode, up to ${maxSteps} steps).`,
+  busy: 'Too many messages are waiting in this chat. Please wait for the current ones to finish, then send yours again.',
+  restarting:
+    'The server is restarting and did not get to your message. Please send it again in a moment.',
+  commandUsage: (decision: string): string =>
+    `To ${decision} a request, write /approve <id> or /reject <id> <reason>, with the id from the approval card (letters, digits, _ and -, 8 to 64 characters).`,
+  approvalsOff:
+    'Approvals are not decided in this chat: the server runs with TINY_CLAW_APPROVAL_PROVIDER set to something other than feishu.',
+  notAllowed: (id: string): string =>
+    `Not allowed: only the person who asked for this (or someone listed in FEISHU_APPROVERS) can decide approval ${id}.`,
+  refused: (decision: string, id: string, why: string): string =>
+    `Could not ${decision} ${id}: ${why}`,
+  decided: (decision: 'approve' | 'reject', id: string, actor: string): string =>
+    `${decision === 'approve' ? 'Approved' : 'Rejected'} ${id} (by ${actor}). Continuing…`,
+  waitingForApproval: (id: string): string =>
+    `Paused: a tool call needs approval (${id}). Approve with /approve ${id} or reject with /reject ${id} <reason>.`,
+  emptyAnswer: '(The agent finished without an answer.)',
+  stopped: (reason: StopReason, steps: number): string => stopText(reason, steps),
+  failed: (why: string): string => `Sorry, the run failed: ${why}`,
+  cardDeciding: 'Got it, deciding…',
+};
+
+function stopText(reason: StopReason, steps: number): string {
+  switch (reason) {
+    case 'max_steps_exhausted':
+      return `Stopped after ${steps} steps without a final answer (the step limit). Ask again with a narrower task.`;
+    case 'tool_policy_blocked':
+      return 'Stopped: the model tried a tool this run may not use.';
+    case 'approval_resume_failed':
+      return 'Stopped: the approved call could not be resumed.';
+    case 'cancelled':
+      return 'Stopped: the run was cancelled (the server is shutting down).';
+    case 'provider_error':
+      return 'Stopped: the model provider failed.';
+    default:
+      return `Stopped (${reason}).`;
+  }
+}

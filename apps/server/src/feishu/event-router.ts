@@ -1,0 +1,140 @@
+import type { Logger } from '@tiny-claw/core';
+import type { ChatAgent } from '../chat/chat-agent.js';
+import { chatText } from '../chat/chat-text.js';
+import { parseCardAction } from './card-action.js';
+import type { FeishuEnvelope } from './event-envelope.js';
+import { parseMessageEvent } from './message-event.js';
+import type { SeenEvents } from './seen-events.js';
+
+/** A message older than this (by its own create time) is dropped: it is a replay or a late retry. */
+export const STALE_MESSAGE_MS = 30 * 60 * 1000;
+/** An event older than this (by its header's create time) is past Feishu's retry window. */
+export const STALE_EVENT_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * What the endpoint answers Feishu: a status and a JSON body.
+ *
+ * @example
+ * const answer: EventAnswer = { status: 200, body: {} };
+ */
+export interface EventAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** Options of {@link EventRouter}. */
+export interface EventRouterOptions {
+  seen: SeenEvents;
+  chat: ChatAgent;
+  logger: Logger;
+  now?: () => number;
+}
+
+const ACK: EventAnswer = { status: 200, body: {} };
+
+/**
+ * Decides what to do with an authenticated event, quickly, and queues the work: Feishu counts a
+ * delivery as failed unless it gets a 200 within 3 seconds, so nothing here waits for a run.
+ * A message is dropped when it comes from a bot (this app included), repeats an event id or a
+ * message id seen in the last 12 hours (persisted, so also after a restart), or is more than 30
+ * minutes old; otherwise its claim is written to disk and the work queued before the 200. A card
+ * click is de-duplicated by event id and answered with a toast. Other event types are
+ * acknowledged and ignored.
+ *
+ * @example
+ * const answer = await router.route(envelope);
+ * return c.json(answer.body, answer.status);
+ */
+export class EventRouter {
+  readonly #seen: SeenEvents;
+  readonly #chat: ChatAgent;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+
+  constructor(options: EventRouterOptions) {
+    this.#seen = options.seen;
+    this.#chat = options.chat;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async route(envelope: Exclude<FeishuEnvelope, { kind: 'challenge' }>): Promise<EventAnswer> {
+    if (envelope.kind === 'legacy') {
+      this.#logger.info(`feishu: ignored a schema 1.0 ${envelope.eventType} event`);
+      return ACK;
+    }
+    if (
+      envelope.createTimeMs !== undefined &&
+      this.#now() - envelope.createTimeMs > STALE_EVENT_MS
+    ) {
+      this.#logger.info(
+        `feishu: dropped event ${envelope.eventId}: created more than 12 hours ago`,
+      );
+      return ACK;
+    }
+    if (envelope.eventType === 'im.message.receive_v1')
+      return this.#message(envelope.eventId, envelope.event);
+    if (envelope.eventType === 'card.action.trigger')
+      return this.#cardAction(envelope.eventId, envelope.event);
+    this.#logger.debug(`feishu: ignored a ${envelope.eventType} event`);
+    return ACK;
+  }
+
+  async #message(eventId: string, event: Record<string, unknown>): Promise<EventAnswer> {
+    const message = parseMessageEvent(eventId, event);
+    if (!message) {
+      this.#logger.info(`feishu: ignored event ${eventId}: not a readable message event`);
+      return ACK;
+    }
+    if (message.senderType !== 'user') {
+      this.#logger.debug(
+        `feishu: ignored message ${message.messageId} from a ${message.senderType}`,
+      );
+      return ACK;
+    }
+    const keys = [`event:${eventId}`, `message:${message.messageId}`];
+    if (!this.#seen.claim(keys)) {
+      this.#logger.info(`feishu: ignored a repeated delivery of message ${message.messageId}`);
+      return ACK;
+    }
+    if (
+      message.createTimeMs !== undefined &&
+      this.#now() - message.createTimeMs > STALE_MESSAGE_MS
+    ) {
+      this.#logger.info(
+        `feishu: dropped message ${message.messageId}: sent more than 30 minutes ago`,
+      );
+      return ACK;
+    }
+    if (!(await this.#persist(keys))) return { status: 500, body: { error: 'internal_error' } };
+    this.#chat.acceptMessage(message);
+    return ACK;
+  }
+
+  async #cardAction(eventId: string, event: Record<string, unknown>): Promise<EventAnswer> {
+    const click = parseCardAction(eventId, event);
+    if (!click) {
+      this.#logger.info(
+        `feishu: ignored card action ${eventId}: not one of this server's approval buttons`,
+      );
+      return ACK;
+    }
+    const keys = [`event:${eventId}`];
+    if (!this.#seen.claim(keys)) return ACK;
+    if (!(await this.#persist(keys))) return { status: 500, body: { error: 'internal_error' } };
+    this.#chat.acceptCardAction(click);
+    return { status: 200, body: { toast: { type: 'info', content: chatText.cardDeciding } } };
+  }
+
+  /** Make the claim durable; on failure forget it, so Feishu's retry (after our 500) is handled. */
+  async #persist(keys: string[]): Promise<boolean> {
+    try {
+      await this.#seen.flush();
+      return true;
+    } catch (error) {
+      this.#seen.release(keys);
+      this.#logger.error(`feishu: could not record event ids in the state dir: ${String(error)}`);
+      return false;
+    }
+  }
+}

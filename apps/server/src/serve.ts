@@ -1,0 +1,83 @@
+import type { SettingWarning } from '@tiny-claw/runtime';
+import type { ServerArgs } from './args.js';
+import { ServerExit, type ServerProcess } from './main.js';
+import { loadServerSettings } from './server/load-server-settings.js';
+import { startServer } from './server/start-server.js';
+
+/**
+ * Run the server until SIGINT or SIGTERM, then shut down gracefully and resolve to 0. A second
+ * signal during the shutdown quits at once (130 / 143).
+ *
+ * @throws ConfigurationError for bad settings or a port in use (the caller prints it, exit 78).
+ * @example
+ * return await serve({ action: 'serve', port: 8000 }, proc);
+ */
+export async function serve(
+  args: Extract<ServerArgs, { action: 'serve' }>,
+  proc: ServerProcess,
+): Promise<number> {
+  const { settings, feishu, warnings } = await loadServerSettings({
+    env: proc.env,
+    cwd: proc.cwd,
+    homeDir: proc.homeDir,
+    envFile: args.envFile,
+  });
+  for (const warning of warnings)
+    proc.stderr(`tiny-claw-server: warning: ${describeWarning(warning)}\n`);
+  const server = await startServer({
+    settings,
+    feishu,
+    options: {
+      host: args.host ?? settings.server.host,
+      port: args.port ?? settings.server.port,
+      eventPath: args.feishuPath ?? settings.feishu.eventPath,
+      mode: args.mode ?? 'act',
+      maxSteps: args.maxSteps ?? 20,
+    },
+  });
+  const health = server.health();
+  const where =
+    health.feishu.configured === false
+      ? 'Feishu not configured (set FEISHU_APP_ID and FEISHU_APP_SECRET)'
+      : health.feishu.mode === 'ws'
+        ? `Feishu over the long connection (${health.feishu.domain})`
+        : `Feishu events at POST ${health.feishu.eventPath} (${health.feishu.domain}, checked by ${health.feishu.verification})`;
+  proc.stderr(
+    `tiny-claw-server ${health.version} listening on ${server.url} · provider ${health.provider.name} · approvals ${health.approvals} · ${where}\n`,
+  );
+
+  return new Promise<number>((resolve) => {
+    let signals = 0;
+    const remove = proc.onSignal((signal) => {
+      signals += 1;
+      if (signals > 1) {
+        proc.stderr(`tiny-claw-server: ${signal} again, quitting without waiting\n`);
+        proc.exit(signal === 'SIGINT' ? ServerExit.interrupted : ServerExit.terminated);
+        return;
+      }
+      proc.stderr(
+        `tiny-claw-server: ${signal}, shutting down (running work gets time to finish; send it again to quit at once)\n`,
+      );
+      server.close().then(
+        () => {
+          remove();
+          proc.stderr('tiny-claw-server: stopped\n');
+          resolve(ServerExit.ok);
+        },
+        (error: unknown) => {
+          remove();
+          proc.stderr(`tiny-claw-server: shutdown failed: ${String(error)}\n`);
+          resolve(ServerExit.runtime);
+        },
+      );
+    });
+  });
+}
+
+function describeWarning(warning: SettingWarning): string {
+  if (warning.kind === 'unknown-variable') {
+    const where = warning.file ? ` (in ${warning.file})` : '';
+    return `${warning.name}${where} is not a setting tiny-claw reads; did you mean ${warning.suggestion}?`;
+  }
+  return `${warning.path} was not read`;
+}

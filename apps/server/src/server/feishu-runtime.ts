@@ -1,0 +1,163 @@
+import { join } from 'node:path';
+import type { Logger, RunMode } from '@tiny-claw/core';
+import type { Application, Settings } from '@tiny-claw/runtime';
+import { ChatAgent } from '../chat/chat-agent.js';
+import { envelopeFromDispatcher } from '../feishu/dispatcher-event.js';
+import { EventRouter } from '../feishu/event-router.js';
+import { larkApi } from '../feishu/feishu-api.js';
+import type { FeishuDomain } from '../feishu/feishu-domain.js';
+import { MessageSender } from '../feishu/message-sender.js';
+import { sdkLogger } from '../feishu/sdk-logger.js';
+import { SeenEvents } from '../feishu/seen-events.js';
+import { FeishuWebhook } from '../feishu/webhook.js';
+import type { FeishuOptions } from './feishu-options.js';
+
+/** The Feishu app's credentials, once the server knows they are all there. */
+export interface FeishuCredentials {
+  appId: string;
+  appSecret: string;
+  encryptKey: string | undefined;
+  verificationToken: string | undefined;
+}
+
+/** Inputs of {@link startFeishu}. */
+export interface StartFeishuInput {
+  app: Application;
+  settings: Settings;
+  credentials: FeishuCredentials;
+  options: FeishuOptions;
+  mode: RunMode;
+  maxSteps: number;
+  logger: Logger;
+  /** Every value that must never reach a chat or a log line. */
+  knownSecrets: readonly string[];
+  /** Aborted when running work must end (shutdown past its grace period). */
+  signal: AbortSignal;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The Feishu side of a running server: the chat agent, the webhook (in webhook mode) and the
+ * long connection (in ws mode), sharing one sender and one persisted set of seen event ids.
+ *
+ * @example
+ * const feishu = await startFeishu(input);
+ * feishu.chat.stop();
+ * await feishu.close();
+ */
+export interface FeishuRuntime {
+  chat: ChatAgent;
+  sender: MessageSender;
+  /** Present in webhook mode. */
+  webhook: FeishuWebhook | undefined;
+  /** Stop the long connection (ws mode) and save the seen ids. */
+  close(): Promise<void>;
+}
+
+/**
+ * Build the Feishu side: the SDK client pointed at the configured domain (imported only now, so a
+ * server without Feishu never loads it), its logging routed through a scrubbing logger, the seen
+ * event ids loaded from the state dir, and in ws mode the SDK's long connection delivering events
+ * into the same router the webhook uses.
+ *
+ * @example
+ * const feishu = await startFeishu({ app, settings, credentials, options, mode: 'act', maxSteps: 20, logger, knownSecrets, signal });
+ */
+export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntime> {
+  const { credentials, options, logger } = input;
+  const lark = await import('@larksuiteoapi/node-sdk');
+  const sdkLog = sdkLogger(logger, input.knownSecrets);
+  const loggerLevel =
+    input.settings.logLevel === 'debug' ? lark.LoggerLevel.info : lark.LoggerLevel.warn;
+  const domain = sdkDomain(options.domain, lark.Domain);
+  const client = new lark.Client({
+    appId: credentials.appId,
+    appSecret: credentials.appSecret,
+    domain,
+    logger: sdkLog,
+    loggerLevel,
+    source: 'tiny-claw',
+    // Its own token cache: the SDK's default one is shared by every client in the process.
+    cache: new lark.DefaultCache(),
+  });
+  const sender = new MessageSender({
+    api: larkApi(client),
+    logger,
+    knownSecrets: input.knownSecrets,
+    ...(input.sleep ? { sleep: input.sleep } : {}),
+  });
+  const seen = await SeenEvents.open({
+    path: join(input.settings.stateDir, 'feishu', 'seen-events.jsonl'),
+    logger,
+    ...(input.now ? { now: input.now } : {}),
+  });
+  const chat = new ChatAgent({
+    app: input.app,
+    sender,
+    logger,
+    mode: input.mode,
+    maxSteps: input.maxSteps,
+    signal: input.signal,
+  });
+  const router = new EventRouter({ seen, chat, logger, ...(input.now ? { now: input.now } : {}) });
+
+  let webhook: FeishuWebhook | undefined;
+  let connection: { close(params?: { force?: boolean }): void } | undefined;
+  if (options.mode === 'webhook') {
+    webhook = new FeishuWebhook({
+      secrets: {
+        encryptKey: credentials.encryptKey,
+        verificationToken: credentials.verificationToken,
+      },
+      router,
+      logger,
+      ...(input.now ? { now: input.now } : {}),
+    });
+  } else {
+    const route = async (data: unknown, eventType: string) => {
+      const envelope = envelopeFromDispatcher(data, eventType);
+      if (!envelope) {
+        logger.info(`feishu: ignored a ${eventType} event without an event id`);
+        return {};
+      }
+      return (await router.route(envelope)).body;
+    };
+    const dispatcher = new lark.EventDispatcher({ logger: sdkLog, loggerLevel }).register({
+      'im.message.receive_v1': (data: unknown) => route(data, 'im.message.receive_v1'),
+      'card.action.trigger': (data: unknown) => route(data, 'card.action.trigger'),
+    });
+    const ws = new lark.WSClient({
+      appId: credentials.appId,
+      appSecret: credentials.appSecret,
+      domain,
+      logger: sdkLog,
+      loggerLevel,
+      source: 'tiny-claw',
+      onReady: () => logger.info('feishu: long connection established'),
+      onError: (error: Error) =>
+        logger.error(`feishu: the long connection failed: ${error.message}`),
+    });
+    // The SDK reconnects by itself; the server does not wait for the first connection to serve /health.
+    ws.start({ eventDispatcher: dispatcher }).catch((error: unknown) => {
+      logger.error(`feishu: could not open the long connection: ${String(error)}`);
+    });
+    connection = ws;
+  }
+
+  return {
+    chat,
+    sender,
+    webhook,
+    close: async () => {
+      connection?.close({ force: true });
+      await seen.close();
+    },
+  };
+}
+
+function sdkDomain(domain: FeishuDomain, known: { Feishu: number; Lark: number }): number | string {
+  if (domain.kind === 'feishu') return known.Feishu;
+  if (domain.kind === 'lark') return known.Lark;
+  return domain.url;
+}

@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { ConfigurationError } from '@tiny-claw/core';
+import {
+  assertStateDirUsable,
+  loadSettings,
+  readDotenvFile,
+  type Settings,
+  type SettingsFile,
+  type SettingWarning,
+} from '@tiny-claw/runtime';
+import {
+  FEISHU_OPTION_VARIABLES,
+  type FeishuOptions,
+  readFeishuOptions,
+} from './feishu-options.js';
+
+/** Inputs of {@link loadServerSettings}; only the caller touches the process. */
+export interface LoadServerSettingsOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  homeDir: string;
+  /** `--env-file PATH`: read instead of `./.env`, and it must exist. */
+  envFile?: string | undefined;
+}
+
+/**
+ * The server's configuration: settings (and the Feishu mode and domain) from the real
+ * environment, then `--env-file` when given, or else the `.env` of the working directory. Unlike
+ * the CLI, which runs inside repositories it does not trust, the server's working directory is the
+ * operator's own deployment, so its `.env` is read as theirs.
+ *
+ * @throws ConfigurationError (exit 78) for a missing env file or an invalid value, naming it.
+ * @example
+ * const { settings, feishu, warnings } = await loadServerSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
+ */
+export async function loadServerSettings(
+  options: LoadServerSettingsOptions,
+): Promise<{ settings: Settings; feishu: FeishuOptions; warnings: SettingWarning[] }> {
+  const { env, cwd, homeDir } = options;
+  const files: SettingsFile[] = [];
+  if (options.envFile !== undefined) {
+    const path = resolve(cwd, options.envFile);
+    const values = await readDotenvFile(path);
+    if (values === undefined) {
+      throw new ConfigurationError(`The settings file ${path} (--env-file) does not exist.`);
+    }
+    files.push({ source: 'env-file', path, values });
+  } else {
+    const path = resolve(cwd, '.env');
+    const values = await readDotenvFile(path);
+    if (values !== undefined) files.push({ source: '.env', path, values });
+  }
+  const settings = loadSettings({ env, cwd, homeDir, files });
+  const feishu = readFeishuOptions([env, ...files.map((file) => file.values)]);
+  await assertStateDirUsable(settings.stateDir);
+  // The runtime's table does not list the server's own variables; they are not typos.
+  const ours: readonly string[] = FEISHU_OPTION_VARIABLES;
+  const warnings = settings.warnings.filter(
+    (warning) => !(warning.kind === 'unknown-variable' && ours.includes(warning.name)),
+  );
+  return { settings, feishu, warnings };
+}
