@@ -163,10 +163,11 @@ export async function runOnce(peer, { dirs, steps, timeoutMs }) {
   };
   const problems = [];
   if (exit.error) problems.push(`could not start: ${exit.error.message}`);
-  if (exit.signal) problems.push(`killed by ${exit.signal} (timeout ${timeoutMs / 1000} s?)`);
+  else if (exit.signal) problems.push(`killed by ${exit.signal} (timeout ${timeoutMs / 1000} s?)`);
   else if (exit.code !== 0) problems.push(`exit code ${exit.code}`);
-  if (toolSteps !== steps) problems.push(`${toolSteps} of ${steps} tool steps reached the model`);
-  if (!final) problems.push('no final model request after the tool steps');
+  if (!exit.error && toolSteps !== steps)
+    problems.push(`${toolSteps} of ${steps} tool steps reached the model`);
+  if (!exit.error && !final) problems.push('no final model request after the tool steps');
   const untooled = model.find((e) => e.note);
   if (untooled) problems.push(untooled.note);
   if (problems.length > 0) {

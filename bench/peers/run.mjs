@@ -106,25 +106,18 @@ function installedVersion(peer) {
   }
 }
 
-/** npm install into the throwaway prefix, then check the CLI starts and says its version. */
+/** npm install into the throwaway prefix, unless that version is already there. */
 function installPeer(peer) {
   mkdirSync(prefix, { recursive: true });
   if (installedVersion(peer) !== peer.npmVersion) {
     log(`installing ${peer.npm} into ${prefix}`);
     const npm = spawnSync(
       'npm',
-      [
-        'install',
-        '--prefix',
-        prefix,
-        '--no-audit',
-        '--no-fund',
-        '--no-save',
-        '--loglevel=error',
-        peer.npm,
-      ],
+      ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', peer.npm],
       {
-        cwd: prefix, // so no .npmrc of the repository (or of the caller's cwd) applies
+        // In the prefix, so no .npmrc of the repository (or of the caller's cwd) applies. Saved to
+        // the prefix's own package.json, or the next peer's install would prune this one.
+        cwd: prefix,
         encoding: 'utf8',
         timeout: 15 * 60 * 1000,
         env: { ...process.env, npm_config_update_notifier: 'false' },
@@ -135,6 +128,10 @@ function installPeer(peer) {
       throw new Error(`npm install ${peer.npm} failed${why ? `: ${why}` : ''}`);
     }
   }
+}
+
+/** The peer starts and says its version (run once every install is done). */
+function probePeer(peer) {
   const probe = spawnSync(peer.bin, peer.versionArgs, {
     encoding: 'utf8',
     timeout: 60_000,
@@ -195,16 +192,28 @@ const candidates = [
 ].filter((p) => wanted.includes(p.name));
 const ready = [];
 const skipped = [];
+const skip = (peer, error) => {
+  skipped.push({ peer: peer.name, reason: error.message });
+  log(`skipping ${peer.name}: ${error.message}`);
+};
+const installed = [];
 for (const peer of candidates) {
   try {
-    const { version } = peer.npm ? installPeer(peer) : await peer.prepare();
+    if (peer.npm) installPeer(peer);
+    installed.push(peer);
+  } catch (error) {
+    skip(peer, error);
+  }
+}
+for (const peer of installed) {
+  try {
+    const { version } = peer.npm ? probePeer(peer) : await peer.prepare();
     const head = peer.name === 'tiny-claw' ? gitHead() : undefined;
     peer.version = head ? `${version} (${head})` : version;
     ready.push(peer);
     log(`${peer.name} ${peer.version} ready`);
   } catch (error) {
-    skipped.push({ peer: peer.name, reason: error.message });
-    log(`skipping ${peer.name}: ${error.message}`);
+    skip(peer, error);
   }
 }
 
@@ -330,7 +339,7 @@ if (!opts['no-write']) {
     `Measured ${date} by \`node bench/peers/run.mjs\` on ${machine.nproc} CPUs (${machine.cpu}),`,
     `Node ${machine.node}, ${machine.os}. Each CLI was driven by the same scripted loopback model:`,
     `${steps} steps of one small file read each, then a final answer; ${runs} measured runs per CLI`,
-    `after ${warmup} warm-up run(s). Figures are medians of the runs, ranges in brackets.`,
+    `after ${warmup} warm-up run${warmup === 1 ? '' : 's'}. Figures are medians of the runs, ranges in brackets.`,
     'What each column means, and how each CLI was set up: README.md beside this file.',
     '',
     table,
