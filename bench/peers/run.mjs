@@ -269,6 +269,7 @@ for (const peer of ready) {
     step_gap_median_ms: round(gap.median),
     max_rss_mb: rss.median === null ? null : round(rss.median),
     total_s: round(total.median, 2),
+    ttfr_over_floor: round(ttfr.median / floor.median_ms, 2),
     ranges: {
       ttfr_ms: [ttfr.min, ttfr.max],
       step_gap_median_ms: [gap.min, gap.max],
@@ -301,6 +302,15 @@ const date = new Date().toISOString().slice(0, 10);
 const notes = [
   `Load average (1 min) ${machine.load_at_start} at the start, ${machine.load_at_end} at the end, on ${machine.nproc} CPUs.`,
   `Floor: \`node -e 0\` = ${floor.median_ms} ms here (median of ${floor.samples_ms.length}, spawn to exit).`,
+  ...(peers.length > 0
+    ? [
+        'Time to first model request over that floor: ' +
+          peers
+            .map((p) => `${names[p.peer]} ${(p.ttfr_ms / floor.median_ms).toFixed(1)}×`)
+            .join(', ') +
+          '.',
+      ]
+    : []),
   ...skipped.map((s) => `Skipped ${names[s.peer]}: ${s.reason}`),
   ...peers
     .filter((p) => p.failed_runs > 0)
