@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import {
@@ -16,11 +17,9 @@ import { failureReporter, formatSize } from '../tool-failure.js';
 import { type ReadErrorType, readFailure } from './advice.js';
 import { READ_LIMITS } from './limits.js';
 import { classifyBytes } from './readable.js';
+import { type BeyondEnd, type RenderResult, renderText, renderUtf8 } from './render.js';
 
 export { READ_LIMITS } from './limits.js';
-
-/** Room kept for the footer and notes so the whole output stays under maxOutputBytes. */
-const FOOTER_RESERVE_BYTES = 1024;
 
 /**
  * Options of {@link createReadTool}.
@@ -94,117 +93,11 @@ async function readCapped(
     chunks.push(chunk.subarray(0, bytesRead));
     total += bytesRead;
     if (total > max) return 'too_large';
+    // The whole file as fstat sized it, and the one-byte probe past it came back empty: that is
+    // the end, and one more read (a round trip to the thread pool) would only confirm it.
+    if (chunks.length === 1 && total === sizeHint && bytesRead < chunk.length) break;
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
-}
-
-/** Cut a long line at maxLineChars without splitting a surrogate pair. */
-function cutLine(line: string): string {
-  if (line.length <= READ_LIMITS.maxLineChars) return line;
-  let end = READ_LIMITS.maxLineChars;
-  const code = line.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${line.slice(0, end)} … [line truncated: ${line.length} chars total]`;
-}
-
-/** Count lines the way `wc -l` + a final unterminated line would: "a\nb\n" and "a\nb" are 2. */
-function countLines(text: string, from: number, linesSoFar: number): number {
-  let count = linesSoFar;
-  let pos = from;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    count += 1;
-    if (nl === -1) break;
-    pos = nl + 1;
-  }
-  return count;
-}
-
-interface RenderResult {
-  content: string;
-  /** Characters of `content` that are the closing paging note (0 when there is none). */
-  footerChars: number;
-  startLine: number;
-  endLine: number;
-  totalLines: number;
-  truncated: boolean;
-  nextOffset?: number;
-  cutLines: number;
-}
-
-/** Select and number lines [offset, offset + limit) under the byte budget, then add a footer. */
-function render(text: string, offset: number, limit: number): RenderResult | { beyond: number } {
-  const budget = READ_LIMITS.maxOutputBytes - FOOTER_RESERVE_BYTES;
-  const out: string[] = [];
-  let bytes = 0;
-  let lineNo = 0;
-  let pos = 0;
-  let endLine = offset - 1;
-  let cappedByBytes = false;
-  let cutLines = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const lineEnd = nl === -1 ? text.length : nl;
-    lineNo += 1;
-    const next = nl === -1 ? text.length : nl + 1;
-    if (lineNo >= offset) {
-      if (lineNo >= offset + limit) {
-        // Past the requested window: only the total is still needed.
-        const total = countLines(text, pos, lineNo - 1);
-        return finish(out, offset, endLine, total, false, cutLines);
-      }
-      let line = text.slice(pos, lineEnd);
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      const shown = cutLine(line);
-      if (shown !== line) cutLines += 1;
-      const entry = `${lineNo}: ${shown}`;
-      const entryBytes = Buffer.byteLength(entry, 'utf8') + 1;
-      if (out.length > 0 && bytes + entryBytes > budget) {
-        cappedByBytes = true;
-        const total = countLines(text, pos, lineNo - 1);
-        return finish(out, offset, endLine, total, cappedByBytes, cutLines);
-      }
-      out.push(entry);
-      bytes += entryBytes;
-      endLine = lineNo;
-    }
-    pos = next;
-  }
-  const total = lineNo;
-  if (offset > total) return { beyond: total };
-  return finish(out, offset, endLine, total, false, cutLines);
-}
-
-function finish(
-  out: string[],
-  startLine: number,
-  endLine: number,
-  totalLines: number,
-  cappedByBytes: boolean,
-  cutLines: number,
-): RenderResult {
-  let content = out.join('\n');
-  const body = content.length;
-  const truncated = endLine < totalLines;
-  let nextOffset: number | undefined;
-  if (truncated) {
-    nextOffset = endLine + 1;
-    const why = cappedByBytes ? `; output capped at ${READ_LIMITS.maxOutputBytes / 1024} KiB` : '';
-    content += `\n\n[showing lines ${startLine}-${endLine} of ${totalLines}${why}; continue with offset=${nextOffset}]`;
-  } else if (startLine > 1) {
-    content += `\n\n[showing lines ${startLine}-${endLine} of ${totalLines}; end of file]`;
-  }
-  const result: RenderResult = {
-    content,
-    footerChars: content.length - body,
-    startLine,
-    endLine,
-    totalLines,
-    truncated,
-    cutLines,
-  };
-  if (nextOffset !== undefined) result.nextOffset = nextOffset;
-  return result;
 }
 
 async function runRead(
@@ -314,12 +207,18 @@ async function runRead(
   }
 
   const notes: string[] = [];
-  let text: string;
+  /** The lines to show: decoded all at once for UTF-16, only the shown window for UTF-8. */
+  let select: (offset: number, limit: number) => RenderResult | BeyondEnd;
+  let empty: boolean;
   const sniffed = classifyBytes(data);
   if (sniffed.kind === 'utf16') {
     // A UTF-16 text file is full of NUL bytes, so the BOM is checked before the binary sniff.
     const { encoding } = sniffed;
-    text = new TextDecoder(encoding.toLowerCase(), { fatal: false, ignoreBOM: false }).decode(data);
+    const text = new TextDecoder(encoding.toLowerCase(), { fatal: false, ignoreBOM: false }).decode(
+      data,
+    );
+    empty = text.length === 0;
+    select = (offset, limit) => renderText(text, offset, limit);
     notes.push(
       `[note: decoded from ${encoding}; edits to this file are not supported, convert it to UTF-8 first]`,
     );
@@ -338,30 +237,38 @@ async function runRead(
     );
   } else {
     const body = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? data.subarray(3) : data;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
-    } catch {
-      text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
+    // Validating is one fast pass over the bytes; only the window that is shown gets decoded.
+    const valid = isUtf8(body);
+    if (!valid) {
       notes.push(
         '[note: the file is not valid UTF-8; undecodable bytes are shown as U+FFFD (�), so do not copy those lines into edits]',
       );
     }
+    const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+    empty = body.length === 0;
+    select = (offset, limit) =>
+      renderUtf8(body, offset, limit, (bytes) =>
+        valid
+          ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+          : decoder.decode(bytes),
+      );
   }
 
-  // Later edits and overwrites of this file are checked against what the model saw here.
+  // Later edits and overwrites of this file are checked against what the model saw here. The
+  // hash stays on the main thread: WebCrypto's digest would run on the thread pool, but it copies
+  // its input first (about 1 ms per MB into fresh pages), which cost more than hashing here.
   if (options.readLedger && runId) {
     options.readLedger.recordRead(runId, resolved.path, fingerprintOf(data, opened));
   }
+  const rendered = empty ? undefined : select(args.offset, args.limit);
 
-  if (text.length === 0) {
+  if (rendered === undefined) {
     return {
       content: `(empty file: ${display} has 0 lines)`,
       isError: false,
       metadata: { path: resolved.relative, totalLines: 0 },
     };
   }
-
-  const rendered = render(text, args.offset, args.limit);
   if ('beyond' in rendered) {
     return {
       content: `no content: offset ${args.offset} is beyond the end of ${display}, which has ${rendered.beyond} line${rendered.beyond === 1 ? '' : 's'}.`,
