@@ -1,17 +1,190 @@
-// Runs every bench/*.bench.mjs script in turn (each in its own process) and fails only if one crashes.
+// Runs the bench scripts, each in its own process, and prints every performance row's figures next
+// to their goals.
+//
+//   node bench/run.mjs                 every bench/*.bench.mjs and bench/peers/*.bench.mjs; writes
+//                                      bench/results/<YYYY-MM-DD>.json; fails only when a script crashes
+//   node bench/run.mjs <part-of-name>  only the scripts whose file name contains it
+//   node bench/run.mjs --quick         the quick subset with small N (BENCH_QUICK=1); fails when a
+//                                      script crashes or a gated ratio is over its bound (CI)
+//   node bench/run.mjs --markdown FILE the records of a results file as a Markdown table
+//
+// A script reports records through lib.mjs `report()`; a script that writes its own JSON under
+// bench/results/ (same record shape, or the older { measure, value, goal, ok } rows) is read too.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { benchDir } from './lib.mjs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, release } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { benchDir, formatFigure, mark, ROWS, resultsDir, toRecord } from './lib.mjs';
 
-const only = process.argv[2];
-let failed = 0;
-for (const file of readdirSync(benchDir)
-  .filter((f) => f.endsWith('.bench.mjs'))
-  .sort()) {
-  if (only && !file.includes(only)) continue;
-  console.log(`\n== ${file}`);
-  const result = spawnSync(process.execPath, [join(benchDir, file)], { stdio: 'inherit' });
-  if (result.status !== 0) failed += 1;
+/** The quick subset: each reports ratios to a floor measured in the same run, with gates. */
+const QUICK = [
+  'cold-start.bench.mjs',
+  'per-step.bench.mjs',
+  'parallel-reads.bench.mjs',
+  'tracing-overhead.bench.mjs',
+  'token-estimate.bench.mjs',
+];
+
+const args = process.argv.slice(2);
+if (args[0] === '--markdown') {
+  const file = args[1];
+  if (!file || !existsSync(file)) {
+    console.error('usage: node bench/run.mjs --markdown bench/results/<date>.json');
+    process.exit(2);
+  }
+  process.stdout.write(markdown(JSON.parse(readFileSync(file, 'utf8')).records));
+  process.exit(0);
 }
-process.exitCode = failed > 0 ? 1 : 0;
+const isQuick = args.includes('--quick');
+const only = args.filter((a) => !a.startsWith('--'));
+
+function scripts() {
+  const found = [];
+  for (const dir of [benchDir, join(benchDir, 'peers')]) {
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir).sort()) {
+      if (file.endsWith('.bench.mjs')) found.push(join(dir, file));
+    }
+  }
+  return found
+    .filter((path) => !isQuick || QUICK.includes(basename(path)))
+    .filter((path) => only.length === 0 || only.some((part) => basename(path).includes(part)));
+}
+
+/** Result files (JSON) under bench/results, except the dated summaries this runner writes. */
+function resultFiles(dir = resultsDir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...resultFiles(path));
+    else if (entry.name.endsWith('.json') && !/^\d{4}-\d{2}-\d{2}/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/** Records from the result files a script wrote while it ran. */
+function recordsWrittenSince(startedMs) {
+  const records = [];
+  for (const file of resultFiles()) {
+    if (statSync(file).mtimeMs < startedMs) continue;
+    let data;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    const name = data.name ?? basename(file, '.json');
+    const rows = Array.isArray(data.records) ? data.records : data.rows;
+    if (!Array.isArray(rows)) continue;
+    for (const row of rows)
+      records.push({ ...toRecord(name, row), source: relative(benchDir, file) });
+  }
+  return records;
+}
+
+const runs = [];
+const records = [];
+const wallStart = Date.now();
+for (const path of scripts()) {
+  const name = relative(benchDir, path);
+  console.log(`\n== ${name}${isQuick ? ' (quick)' : ''}`);
+  // File times have coarse granularity on some file systems: allow a little slack.
+  const started = Date.now() - 50;
+  const result = spawnSync(process.execPath, [path], {
+    stdio: 'inherit',
+    env: { ...process.env, ...(isQuick ? { BENCH_QUICK: '1' } : {}) },
+  });
+  const ms = Date.now() - started;
+  const found = recordsWrittenSince(started);
+  records.push(...found);
+  const status = result.status === 0 ? 'ok' : `exit ${result.status ?? result.signal}`;
+  runs.push({ script: name, status, seconds: Math.round(ms / 100) / 10, records: found.length });
+}
+
+printTable(records);
+const crashed = runs.filter((r) => r.status !== 'ok');
+const gateFailures = records.filter((r) => r.gate && !r.gate.pass);
+console.log(
+  `\n${runs.length} script(s) in ${Math.round((Date.now() - wallStart) / 1000)} s; ${crashed.length} crashed${isQuick ? `; ${gateFailures.length} quick gate(s) failed` : ''}`,
+);
+for (const r of crashed) console.log(`  crashed: ${r.script} (${r.status})`);
+for (const r of gateFailures) {
+  console.log(`  gate failed: ${r.measure} = ${formatFigure(r)}, bound ${r.gate.max}`);
+}
+
+if (!isQuick && only.length === 0) {
+  const day = new Date().toISOString().slice(0, 10);
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${day}.json`);
+  const machine = {
+    node: process.version,
+    platform: `${process.platform} ${release()}`,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+  };
+  writeFileSync(
+    file,
+    `${JSON.stringify({ at: new Date().toISOString(), machine, runs, records }, null, 2)}\n`,
+  );
+  console.log(`results: ${relative(process.cwd(), file)}`);
+}
+process.exitCode = crashed.length > 0 || (isQuick && gateFailures.length > 0) ? 1 : 0;
+
+function printTable(all) {
+  const width = (rows, key) => Math.max(...rows.map((r) => r[key].length));
+  const lines = [];
+  for (const row of ROWS) {
+    const mine = all.filter((r) => r.row === row.id);
+    if ((isQuick || only.length > 0) && mine.length === 0) continue;
+    lines.push({ row: row.title, measure: '', figure: '', goal: row.goal, verdict: '' });
+    if (mine.length === 0) {
+      lines.push({ row: '', measure: 'no figure', figure: '—', goal: '', verdict: 'MISS' });
+    }
+    for (const r of mine) lines.push(line(r));
+  }
+  const known = new Set(ROWS.map((r) => r.id));
+  const other = all.filter((r) => !known.has(r.row));
+  if (other.length > 0) {
+    lines.push({ row: 'other', measure: '', figure: '', goal: '', verdict: '' });
+    for (const r of other) lines.push(line(r));
+  }
+  const m = width(lines, 'measure');
+  const f = width(lines, 'figure');
+  console.log('\n== results');
+  for (const l of lines) {
+    if (l.row) {
+      console.log(`\n${l.row}  (goal: ${l.goal})`);
+      continue;
+    }
+    console.log(
+      `  ${l.verdict.padEnd(4)}  ${l.measure.padEnd(m)}  ${l.figure.padStart(f)}  ${l.goal}`,
+    );
+  }
+}
+
+function line(r) {
+  const gate = r.gate ? ` [quick gate ≤ ${r.gate.max}: ${r.gate.pass ? 'ok' : 'FAIL'}]` : '';
+  return {
+    row: '',
+    measure: r.measure,
+    figure: formatFigure(r),
+    goal: `${r.goal}${gate}`,
+    verdict: mark(r.pass),
+  };
+}
+
+function markdown(all) {
+  const out = ['| row | measure | figure | goal | |', '|---|---|---|---|---|'];
+  for (const row of ROWS) {
+    const mine = all.filter((r) => r.row === row.id);
+    if (mine.length === 0) out.push(`| ${row.title} | no figure | — | ${row.goal} | miss |`);
+    mine.forEach((r, i) => {
+      const verdict = r.pass === true ? 'pass' : r.pass === false ? '**miss**' : '';
+      out.push(
+        `| ${i === 0 ? row.title : ''} | ${r.measure} | ${formatFigure(r)} | ${r.goal} | ${verdict} |`,
+      );
+    });
+  }
+  return `${out.join('\n')}\n`;
+}
