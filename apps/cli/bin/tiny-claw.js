@@ -1,5 +1,8 @@
 #!/usr/bin/env -S node --
 // The executable: load the built CLI, or say how to build it instead of printing a stack trace.
+// The CLI is bundled; in debug mode stack traces point at the TypeScript sources through the
+// bundle's source maps (read only then: they cost start-up time).
+if (process.env.TINY_CLAW_LOG_LEVEL?.toLowerCase() === 'debug') process.setSourceMapsEnabled(true);
 let main;
 try {
   ({ main } = await import('../dist/main.js'));

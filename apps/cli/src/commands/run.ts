@@ -30,17 +30,16 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
   const app = await loadApplication({ workdir: args.workdir });
   try {
     const prompt = args.readStdin ? await readPrompt(process.stdin) : (args.prompt ?? '');
-    const health = app.health();
-    // The sandbox confines bash only, so it is worth a word only when bash may run.
-    const bash = health.tools.includes('bash');
-    const sandbox = bash ? ` · sandbox ${health.sandbox.active}` : '';
+    // The sandbox confines bash only, so it is worth a word only when bash may run — and only
+    // then is it probed (app.health() starts a child process the first request would wait for).
+    const sandbox = app.agent.tools.includes('bash') ? app.health().sandbox : undefined;
     out.stderr(
-      `tiny-claw · provider ${health.provider.name} (${health.provider.reason}) · mode ${args.mode}${sandbox}\n`,
+      `tiny-claw · provider ${app.provider.name} (${app.providerReason}) · mode ${args.mode}${sandbox ? ` · sandbox ${sandbox.active}` : ''}\n`,
     );
     // A sandbox that `auto` could not set up is worth one warning; one turned off on purpose is not.
-    if (bash && health.sandbox.active === 'off' && health.sandbox.mode !== 'off') {
+    if (sandbox && sandbox.active === 'off' && sandbox.mode !== 'off') {
       out.stderr(
-        `tiny-claw: warning: bash commands run unconfined: ${health.sandbox.reason}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap) to confine them, or set TINY_CLAW_SANDBOX=off to silence this.\n`,
+        `tiny-claw: warning: bash commands run unconfined: ${sandbox.reason}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap) to confine them, or set TINY_CLAW_SANDBOX=off to silence this.\n`,
       );
     }
     const actor = cliActor();

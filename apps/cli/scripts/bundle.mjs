@@ -1,0 +1,112 @@
+// Bundle the CLI into dist/: one ESM file per entry (main.js for the executable, index.js for
+// embedders) plus lazily imported chunks, so `--help` and `--version` load a few kilobytes and
+// `run` loads one chunk graph instead of hundreds of module files (resolving, reading and
+// compiling each file separately cost most of the start-up time). Workspace packages are bundled
+// from their TypeScript sources; npm dependencies are bundled too, so nothing outside dist/ is
+// needed at run time. Declarations come from `tsc -b` (emitDeclarationOnly).
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist');
+
+mkdirSync(outdir, { recursive: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/main.ts', 'src/index.ts'],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  // Workspace packages are read from source (the same condition vitest uses).
+  conditions: ['@tiny-claw/source'],
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  // Error names come from class names (`error.name`), so they must survive.
+  keepNames: true,
+  metafile: true,
+  logLevel: 'warning',
+  // CommonJS dependencies (yaml, OpenTelemetry) call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __tinyClawCreateRequire } from 'node:module'; const require = __tinyClawCreateRequire(import.meta.url);",
+  },
+  plugins: [sourceRewrites()],
+});
+
+// What an earlier build wrote and this one did not (chunks carry a content hash in their names,
+// and before bundling tsc wrote one .js per source file) would otherwise pile up in dist/.
+const written = new Set(Object.keys(result.metafile.outputs).map((file) => join(root, file)));
+for (const file of walk(outdir)) {
+  if (/\.js(\.map)?$/.test(file) && !written.has(file)) rmSync(file);
+}
+if (!written.has(join(outdir, 'main.js'))) throw new Error('bundle: dist/main.js was not written');
+// The metafile shows what each chunk holds (https://esbuild.github.io/analyze/); on request only,
+// and outside dist/, so it is never published.
+if (process.argv.includes('--meta')) {
+  const file = join(root, 'node_modules', '.cache', 'bundle-meta.json');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(result.metafile));
+  console.log(`bundle: metafile in ${file}`);
+}
+console.log(`bundle: ${written.size} files in dist/`);
+
+/**
+ * Two rewrites of the code being bundled, in one `onLoad` (esbuild runs only the first `onLoad`
+ * that answers for a file):
+ *
+ * - `import { z } from 'zod'` binds zod's whole namespace object (every locale included), which
+ *   no bundler can tree-shake; `import * as z from 'zod'` means the same to the code and lets
+ *   esbuild keep only what is used (≈ 750 KB of zod becomes ≈ 220 KB to compile at start-up).
+ * - Files a module finds beside itself at run time — `new URL('x.wasm', import.meta.url)` and
+ *   `createRequire(import.meta.url).resolve('pkg/x.wasm')` (the bash grammar of the approval risk
+ *   check) — are copied into dist/ next to the chunks, and the resolve call is pointed there,
+ *   since the CLI's own node_modules does not hold its dependencies' dependencies.
+ */
+function sourceRewrites() {
+  const zodImport = "import { z } from 'zod';";
+  const resolveCall = /createRequire\(import\.meta\.url\)\.resolve\('([^']+)'\)/g;
+  const urlCall = /new URL\("([^"./][^"]*\.wasm)", import\.meta\.url\)/g;
+  return {
+    name: 'source-rewrites',
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|js|mjs)$/ }, (args) => {
+        if (args.path.endsWith('.d.ts')) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        let contents = source;
+        if (contents.includes(zodImport)) {
+          contents = contents.replaceAll(zodImport, "import * as z from 'zod';");
+        }
+        if (contents.match(resolveCall)) {
+          const require = createRequire(args.path);
+          contents = contents.replace(resolveCall, (_, specifier) => {
+            const file = require.resolve(specifier);
+            copyFileSync(file, join(outdir, basename(file)));
+            return `__tinyClawFileURLToPath(new URL(${JSON.stringify(`./${basename(file)}`)}, import.meta.url))`;
+          });
+          // Appended, not prepended, so the source map's line numbers stay right.
+          contents = `${contents}\nimport { fileURLToPath as __tinyClawFileURLToPath } from 'node:url';\n`;
+        }
+        for (const match of contents.matchAll(urlCall)) {
+          copyFileSync(join(dirname(args.path), match[1]), join(outdir, match[1]));
+        }
+        if (contents === source) return undefined;
+        return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
