@@ -25,6 +25,8 @@ export {
 export {
   APPROVAL_PROVIDERS,
   type ApprovalProviderSetting,
+  FEISHU_MODES,
+  type FeishuModeSetting,
   type FeishuSettings,
   LOG_LEVELS,
   type LogLevelSetting,

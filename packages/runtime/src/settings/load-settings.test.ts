@@ -223,7 +223,19 @@ describe('loadSettings values', () => {
       encryptKey: 'ek',
       eventPath: '/hooks/lark',
       approvers: ['ou_a', 'ou_b'],
+      mode: 'webhook',
+      domain: 'feishu',
     });
+  });
+
+  it('reads how the server receives Feishu events and which open API it talks to', () => {
+    expect(load({ FEISHU_MODE: ' WS ', FEISHU_DOMAIN: 'Lark' }).feishu).toMatchObject({
+      mode: 'ws',
+      domain: 'lark',
+    });
+    expect(load({ FEISHU_DOMAIN: 'http://127.0.0.1:9000/' }).feishu.domain).toBe(
+      'http://127.0.0.1:9000',
+    );
   });
 });
 

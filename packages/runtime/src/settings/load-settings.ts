@@ -103,6 +103,8 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
       ...defined('encryptKey', read(v.feishuEncryptKey)),
       eventPath: read(v.feishuEventPath),
       approvers: read(v.feishuApprovers),
+      mode: read(v.feishuMode),
+      domain: read(v.feishuDomain),
     }),
     sources: collectSources(lookup),
     warnings: collectWarnings(options, files),

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import {
   APPROVAL_PROVIDERS,
+  FEISHU_MODES,
   LOG_LEVELS,
   PROVIDER_SETTINGS,
   SANDBOX_SETTINGS,
@@ -10,6 +11,7 @@ import {
 } from './settings-schema.js';
 import {
   choiceSchema,
+  feishuDomainSchema,
   hostSchema,
   httpUrlSchema,
   idListSchema,
@@ -332,6 +334,19 @@ export const SETTING_VARIABLES = {
     schema: () => idListSchema('Feishu open ids such as ou_1a2b3c'),
     fallback: () => Object.freeze([]),
     show: (s) => showList(s.feishu.approvers),
+  }),
+  feishuMode: variable('FEISHU_MODE', {
+    description:
+      'How the server receives Feishu events: webhook (Feishu posts to it) or ws (long connection, no public URL).',
+    schema: () => choiceSchema(FEISHU_MODES),
+    fallback: () => 'webhook' as const,
+    show: (s) => s.feishu.mode,
+  }),
+  feishuDomain: variable('FEISHU_DOMAIN', {
+    description: 'Which open API the server talks to: feishu, lark, or a base URL.',
+    schema: feishuDomainSchema,
+    fallback: () => 'feishu',
+    show: (s) => s.feishu.domain,
   }),
 } as const;
 

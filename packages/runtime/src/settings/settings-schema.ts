@@ -85,6 +85,23 @@ export interface ProviderCredentials {
 }
 
 /**
+ * How the server receives Feishu events: `webhook` (Feishu posts to the server) or `ws` (the
+ * SDK's long connection, no public URL needed).
+ *
+ * @example
+ * FEISHU_MODES.includes('ws'); // → true
+ */
+export const FEISHU_MODES = ['webhook', 'ws'] as const;
+
+/**
+ * One of {@link FEISHU_MODES}.
+ *
+ * @example
+ * const mode: FeishuModeSetting = 'webhook';
+ */
+export type FeishuModeSetting = (typeof FEISHU_MODES)[number];
+
+/**
  * Feishu / Lark app settings used by the server and the Feishu approval provider.
  *
  * @example
@@ -98,6 +115,10 @@ export interface FeishuSettings {
   readonly eventPath: string;
   /** Open ids of the people allowed to approve risky tool calls from a chat. */
   readonly approvers: readonly string[];
+  /** How the server receives events. */
+  readonly mode: FeishuModeSetting;
+  /** Which open API: `feishu`, `lark`, or a base URL (`https://host[:port]`, no path). */
+  readonly domain: string;
 }
 
 /**

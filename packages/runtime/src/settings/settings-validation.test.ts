@@ -19,7 +19,7 @@ function problemsFor(
   throw new Error('expected loadSettings to throw');
 }
 
-const TOOLS = 'expected a comma-separated list of: bash, edit, read, write';
+const TOOLS = 'expected a comma-separated list of: bash, edit, explore, read, write';
 
 const invalidValues: ReadonlyArray<readonly [string, string, string]> = [
   ['TINY_CLAW_MAX_TOKENS', 'abc', 'expected an integer from 1 to 1000000'],
@@ -55,6 +55,13 @@ const invalidValues: ReadonlyArray<readonly [string, string, string]> = [
   ['ANTHROPIC_BASE_URL', 'file:///etc/passwd', 'expected an absolute http:// or https:// URL'],
   ['FEISHU_EVENT_PATH', 'api/events', 'expected a URL path that starts with "/"'],
   ['FEISHU_APPROVERS', 'ou_a ou_b', 'expected a comma-separated list of Feishu open ids'],
+  ['FEISHU_MODE', 'socket', 'expected one of: webhook, ws'],
+  ['FEISHU_DOMAIN', 'open.feishu.cn', 'expected feishu, lark, or an http(s) base URL'],
+  [
+    'FEISHU_DOMAIN',
+    'https://open.feishu.cn/open-apis',
+    'expected feishu, lark, or an http(s) base URL',
+  ],
   ['TINY_CLAW_STATE_DIR', 'state\0dir', 'expected a file system path without NUL characters'],
 ];
 
@@ -81,7 +88,7 @@ describe('loadSettings rejects invalid values', () => {
 
   it('reports an unknown enabled tool in exactly the documented words', () => {
     expect(problemsFor({ TINY_CLAW_ENABLED_TOOLS: 'read,foo' })).toEqual([
-      'TINY_CLAW_ENABLED_TOOLS="read,foo" is invalid: unknown tool "foo"; expected a comma-separated list of: bash, edit, read, write.',
+      'TINY_CLAW_ENABLED_TOOLS="read,foo" is invalid: unknown tool "foo"; expected a comma-separated list of: bash, edit, explore, read, write.',
     ]);
   });
 

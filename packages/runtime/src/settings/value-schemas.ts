@@ -216,6 +216,41 @@ export function urlPathSchema(): z.ZodType<string, string> {
 }
 
 /**
+ * Which Feishu open API: `feishu` or `lark` (any case), or an http(s) base URL without path, query
+ * or credentials (a proxy, or a loopback fake in tests), reduced to its origin.
+ *
+ * @example
+ * feishuDomainSchema().parse('LARK'); // → 'lark'
+ * feishuDomainSchema().parse('http://127.0.0.1:9000/'); // → 'http://127.0.0.1:9000'
+ */
+export function feishuDomainSchema(): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const lower = value.toLowerCase();
+      if (lower === 'feishu' || lower === 'lark') return lower;
+      const url = URL.canParse(value) ? new URL(value) : undefined;
+      const plain =
+        url !== undefined &&
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.username === '' &&
+        url.password === '' &&
+        url.search === '' &&
+        url.hash === '' &&
+        url.pathname === '/';
+      if (plain) return url.origin;
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'expected feishu, lark, or an http(s) base URL such as https://open.feishu.cn (no path, query or credentials)',
+        input: value,
+      });
+      return z.NEVER;
+    });
+}
+
+/**
  * Free text, trimmed.
  *
  * @example
