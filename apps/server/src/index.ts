@@ -4,14 +4,13 @@
  *
  * @example
  * import { loadServerSettings, startServer } from '@tiny-claw/server';
- * const { settings, feishu } = await loadServerSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
- * const server = await startServer({ settings, feishu, options: { host: '127.0.0.1', port: 8000, eventPath: settings.feishu.eventPath, mode: 'act', maxSteps: 20 } });
+ * const { settings } = await loadServerSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
+ * const server = await startServer({ settings, options: { host: '127.0.0.1', port: 8000, eventPath: settings.feishu.eventPath, mode: 'act', maxSteps: 20 } });
  *
  * @module
  */
 export type { ServerHealth } from './http/server-health.js';
 export { main, ServerExit, type ServerProcess } from './main.js';
-export { type FeishuOptions, readFeishuOptions } from './server/feishu-options.js';
 export {
   type LoadServerSettingsOptions,
   loadServerSettings,

@@ -16,7 +16,7 @@ export async function serve(
   args: Extract<ServerArgs, { action: 'serve' }>,
   proc: ServerProcess,
 ): Promise<number> {
-  const { settings, feishu, warnings } = await loadServerSettings({
+  const { settings, warnings } = await loadServerSettings({
     env: proc.env,
     cwd: proc.cwd,
     homeDir: proc.homeDir,
@@ -26,7 +26,6 @@ export async function serve(
     proc.stderr(`tiny-claw-server: warning: ${describeWarning(warning)}\n`);
   const server = await startServer({
     settings,
-    feishu,
     options: {
       host: args.host ?? settings.server.host,
       port: args.port ?? settings.server.port,

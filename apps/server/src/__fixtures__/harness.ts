@@ -76,11 +76,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.noFeishu || options.noToken ? {} : { FEISHU_VERIFICATION_TOKEN: VERIFICATION_TOKEN }),
     ...options.env,
   };
-  const { settings, feishu: feishuOptions } = await loadServerSettings({ env, cwd: ws.dir, homeDir: ws.dir });
+  const { settings } = await loadServerSettings({ env, cwd: ws.dir, homeDir: ws.dir });
   const logger = memoryLogger();
   const server = await startServer({
     settings,
-    feishu: feishuOptions,
     options: { host: '127.0.0.1', port: 0, eventPath: EVENT_PATH, mode: 'act', maxSteps: 8 },
     logger,
     ...(options.provider ? { provider: options.provider } : {}),

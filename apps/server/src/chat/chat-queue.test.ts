@@ -44,6 +44,28 @@ describe('chat queue', () => {
     expect(queue.running).toBe(0);
   });
 
+  it('runs at most maxRunning chats at once; the others take turns in arrival order', async () => {
+    const log: string[] = [];
+    const queue = new ChatQueue({ maxRunning: 2 });
+    const a = gatedTask('a', log, 'a');
+    const b = gatedTask('b', log, 'b');
+    const c = gatedTask('c', log, 'c');
+    const a2 = gatedTask('a', log, 'a2');
+    for (const t of [a, b, c, a2]) queue.push(t.task);
+    await Promise.all([a.began, b.began]);
+    expect({ running: queue.running, waiting: queue.waiting }).toEqual({ running: 2, waiting: 2 });
+    a.release();
+    // Chat c waited longer than a's second message: it goes first.
+    await c.began;
+    expect(log).toEqual(['start a', 'start b', 'end a', 'start c']);
+    b.release();
+    await a2.began;
+    c.release();
+    a2.release();
+    await queue.idle();
+    expect(log.slice(-3)).toEqual(['start a2', 'end c', 'end a2']);
+  });
+
   it('keeps going after a task fails, and reports the failure', async () => {
     const errors: unknown[] = [];
     const queue = new ChatQueue({ onError: (error) => errors.push(error) });

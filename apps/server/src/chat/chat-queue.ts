@@ -1,3 +1,6 @@
+/** Chats whose work runs at the same time; the others wait their turn, in arrival order. */
+export const MAX_RUNNING_CHATS = 8;
+
 /**
  * One piece of work for a chat: handling a message or a card click.
  *
@@ -13,6 +16,8 @@ export interface ChatTask {
 
 /** Options of {@link ChatQueue}. */
 export interface ChatQueueOptions {
+  /** Chats running work at the same time. */
+  maxRunning?: number;
   /** Most tasks waiting in one chat. */
   maxPerChat?: number;
   /** Most tasks waiting in all chats together. */
@@ -24,23 +29,30 @@ export interface ChatQueueOptions {
 /**
  * Runs the work of each chat one task at a time, in arrival order, while different chats run at
  * the same time: two messages in one chat never run concurrently (they share a session), and a
- * slow chat does not hold up the others. Waiting work is bounded per chat and in total.
+ * slow chat does not hold up the others. At most `maxRunning` chats run at once — the rest wait
+ * in line, taking turns — so a burst of messages cannot starve the process (and the webhook's
+ * acknowledgements) of time. Waiting work is bounded per chat and in total.
  *
  * @example
  * const queue = new ChatQueue();
  * if (!queue.push({ chatId, replyTo: messageId, run: () => answer(message) })) tellBusy();
  */
 export class ChatQueue {
+  readonly #maxRunning: number;
   readonly #maxPerChat: number;
   readonly #maxTotal: number;
   readonly #onError: (error: unknown, task: ChatTask) => void;
+  /** Tasks not started, per chat, in arrival order. */
   readonly #waiting = new Map<string, ChatTask[]>();
+  /** Chats with waiting work and no task running, in the order they get a turn. */
+  readonly #ready: string[] = [];
   readonly #running = new Set<string>();
   #waitingCount = 0;
   #stopped = false;
   #idleWaiters: Array<() => void> = [];
 
   constructor(options: ChatQueueOptions = {}) {
+    this.#maxRunning = options.maxRunning ?? MAX_RUNNING_CHATS;
     this.#maxPerChat = options.maxPerChat ?? 50;
     this.#maxTotal = options.maxTotal ?? 5000;
     this.#onError = options.onError ?? (() => {});
@@ -51,7 +63,7 @@ export class ChatQueue {
     return this.#running.size;
   }
 
-  /** Tasks waiting for their chat's current task to finish. */
+  /** Tasks waiting for their turn. */
   get waiting(): number {
     return this.#waitingCount;
   }
@@ -59,14 +71,16 @@ export class ChatQueue {
   /** Queue `task` behind its chat's earlier work; false (not queued) when the queue is full or stopped. */
   push(task: ChatTask): boolean {
     if (this.#stopped) return false;
-    if (!this.#running.has(task.chatId)) {
+    const { chatId } = task;
+    const list = this.#waiting.get(chatId) ?? [];
+    if (!this.#running.has(chatId) && list.length === 0 && this.#running.size < this.#maxRunning) {
       this.#start(task);
       return true;
     }
-    const list = this.#waiting.get(task.chatId) ?? [];
     if (list.length >= this.#maxPerChat || this.#waitingCount >= this.#maxTotal) return false;
+    if (list.length === 0 && !this.#running.has(chatId)) this.#ready.push(chatId);
     list.push(task);
-    this.#waiting.set(task.chatId, list);
+    this.#waiting.set(chatId, list);
     this.#waitingCount += 1;
     return true;
   }
@@ -76,6 +90,7 @@ export class ChatQueue {
     this.#stopped = true;
     const dropped = [...this.#waiting.values()].flat();
     this.#waiting.clear();
+    this.#ready.length = 0;
     this.#waitingCount = 0;
     this.#settleIdle();
     return dropped;
@@ -99,20 +114,22 @@ export class ChatQueue {
     // Started on a later turn of the event loop, so whoever pushed (the webhook, about to answer
     // Feishu) is never held up by the first synchronous part of the work.
     setImmediate(() => {
-      void run().then(() => this.#next(task.chatId));
+      void run().then(() => this.#finished(task.chatId));
     });
   }
 
-  #next(chatId: string): void {
-    const list = this.#waiting.get(chatId);
-    const next = list?.shift();
-    if (list && list.length === 0) this.#waiting.delete(chatId);
-    if (next && !this.#stopped) {
-      this.#waitingCount -= 1;
-      this.#start(next);
-      return;
-    }
+  #finished(chatId: string): void {
     this.#running.delete(chatId);
+    // The chat's next task goes to the back of the line: chats take turns.
+    if (this.#waiting.has(chatId)) this.#ready.push(chatId);
+    while (!this.#stopped && this.#running.size < this.#maxRunning && this.#ready.length > 0) {
+      const next = this.#ready.shift() as string;
+      const list = this.#waiting.get(next) as ChatTask[];
+      const task = list.shift() as ChatTask;
+      if (list.length === 0) this.#waiting.delete(next);
+      this.#waitingCount -= 1;
+      this.#start(task);
+    }
     this.#settleIdle();
   }
 

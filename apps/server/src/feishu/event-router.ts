@@ -37,8 +37,8 @@ const ACK: EventAnswer = { status: 200, body: {} };
  * delivery as failed unless it gets a 200 within 3 seconds, so nothing here waits for a run.
  * A message is dropped when it comes from a bot (this app included), repeats an event id or a
  * message id seen in the last 12 hours (persisted, so also after a restart), or is more than 30
- * minutes old; otherwise its claim is written to disk and the work queued before the 200. A card
- * click is de-duplicated by event id and answered with a toast. Other event types are
+ * minutes old; otherwise it is claimed, queued and acknowledged, and the claim written to disk
+ * right after. A card click is de-duplicated by event id and answered with a toast. Other event types are
  * acknowledged and ignored.
  *
  * @example
@@ -106,7 +106,7 @@ export class EventRouter {
       );
       return ACK;
     }
-    if (!(await this.#persist(keys))) return { status: 500, body: { error: 'internal_error' } };
+    this.#persist();
     this.#chat.acceptMessage(message);
     return ACK;
   }
@@ -121,20 +121,21 @@ export class EventRouter {
     }
     const keys = [`event:${eventId}`];
     if (!this.#seen.claim(keys)) return ACK;
-    if (!(await this.#persist(keys))) return { status: 500, body: { error: 'internal_error' } };
+    this.#persist();
     this.#chat.acceptCardAction(click);
     return { status: 200, body: { toast: { type: 'info', content: chatText.cardDeciding } } };
   }
 
-  /** Make the claim durable; on failure forget it, so Feishu's retry (after our 500) is handled. */
-  async #persist(keys: string[]): Promise<boolean> {
-    try {
-      await this.#seen.flush();
-      return true;
-    } catch (error) {
-      this.#seen.release(keys);
+  /**
+   * Write the claim to disk behind the acknowledgement, batched with the others of the moment.
+   * Waiting for it would buy nothing: once acknowledged Feishu does not deliver again, and the
+   * queued work lives in memory anyway; what the file must catch is a redelivery hours later (or
+   * after a restart), long after this write. Meanwhile the claim in memory already refuses
+   * duplicates, and the ack does not queue behind the disk.
+   */
+  #persist(): void {
+    this.#seen.flush().catch((error: unknown) => {
       this.#logger.error(`feishu: could not record event ids in the state dir: ${String(error)}`);
-      return false;
-    }
+    });
   }
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APP_ID, APP_SECRET, memoryLogger } from '../__fixtures__/harness.js';
 import { RateLimiter } from '../chat/rate-limiter.js';
 import { larkApi } from './feishu-api.js';
+import { fetchHttpInstance } from './fetch-http.js';
 import { MessageSender } from './message-sender.js';
 import { sdkLogger } from './sdk-logger.js';
 
@@ -18,6 +19,7 @@ function sender(appSecret = APP_SECRET) {
     appSecret,
     domain: fake.url,
     cache: new lark.DefaultCache(),
+    httpInstance: fetchHttpInstance(),
     logger: sdkLogger(logger, [APP_SECRET, appSecret]),
     loggerLevel: lark.LoggerLevel.warn,
   });

@@ -12,7 +12,6 @@ export const SEEN_MAX_ENTRIES = 100_000;
 const lineSchema = z.object({
   k: z.string().min(1).max(300),
   t: z.number().int().nonnegative(),
-  x: z.literal(1).optional(),
 });
 
 /** Options of {@link SeenEvents.open}. */
@@ -31,9 +30,9 @@ export interface SeenEventsOptions {
  * once and retries for hours, and a message must still run only once.
  *
  * A claim is decided synchronously (so concurrent deliveries of one event cannot both win), then
- * made durable by {@link flush}, which writes every claim made so far in one append (group commit):
- * the webhook acknowledges an event only after its claim is on disk. Appends are not fsynced — a
- * crashed process loses nothing the kernel has; only a machine crash can lose the last moments.
+ * made durable by {@link flush}, which writes every claim made so far in one append (group
+ * commit). Appends are not fsynced — a crashed process loses nothing the kernel has; only a machine
+ * crash can lose the last moments.
  * The file is rewritten atomically, with only live ids, when it is opened and whenever it has grown
  * to several times their number. Unreadable lines (a torn last line after a crash) are skipped.
  *
@@ -106,16 +105,7 @@ export class SeenEvents {
     return true;
   }
 
-  /** Forget a claim whose event could not be accepted after all, so Feishu's retry runs it. */
-  release(keys: readonly string[]): void {
-    const now = this.#now();
-    for (const key of keys) {
-      if (!this.#entries.delete(key)) continue;
-      this.#pending.push(`${JSON.stringify({ k: key, t: now, x: 1 })}\n`);
-    }
-  }
-
-  /** Resolves once every claim and release made so far is in the file. */
+  /** Resolves once every claim made so far is in the file. */
   flush(): Promise<void> {
     if (this.#next) return this.#next;
     const next = this.#tail.then(() => {
@@ -156,8 +146,7 @@ export class SeenEvents {
         continue;
       }
       this.#entries.delete(parsed.k);
-      if (parsed.x === undefined && now - parsed.t < this.#ttlMs)
-        this.#entries.set(parsed.k, parsed.t);
+      if (now - parsed.t < this.#ttlMs) this.#entries.set(parsed.k, parsed.t);
     }
     if (skipped > 0) {
       this.#logger.warn(`skipped ${skipped} unreadable line(s) of ${this.#path}`);

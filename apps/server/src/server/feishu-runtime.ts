@@ -6,6 +6,7 @@ import { envelopeFromDispatcher } from '../feishu/dispatcher-event.js';
 import { EventRouter } from '../feishu/event-router.js';
 import { larkApi } from '../feishu/feishu-api.js';
 import type { FeishuDomain } from '../feishu/feishu-domain.js';
+import { fetchHttpInstance } from '../feishu/fetch-http.js';
 import { MessageSender } from '../feishu/message-sender.js';
 import { sdkLogger } from '../feishu/sdk-logger.js';
 import { SeenEvents } from '../feishu/seen-events.js';
@@ -71,6 +72,7 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
   const loggerLevel =
     input.settings.logLevel === 'debug' ? lark.LoggerLevel.info : lark.LoggerLevel.warn;
   const domain = sdkDomain(options.domain, lark.Domain);
+  const httpInstance = fetchHttpInstance();
   const client = new lark.Client({
     appId: credentials.appId,
     appSecret: credentials.appSecret,
@@ -80,6 +82,7 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
     source: 'tiny-claw',
     // Its own token cache: the SDK's default one is shared by every client in the process.
     cache: new lark.DefaultCache(),
+    httpInstance,
   });
   const sender = new MessageSender({
     api: larkApi(client),
@@ -134,6 +137,7 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
       logger: sdkLog,
       loggerLevel,
       source: 'tiny-claw',
+      httpInstance,
       onReady: () => logger.info('feishu: long connection established'),
       onError: (error: Error) =>
         logger.error(`feishu: the long connection failed: ${error.message}`),

@@ -8,11 +8,6 @@ import {
   type SettingsFile,
   type SettingWarning,
 } from '@tiny-claw/runtime';
-import {
-  FEISHU_OPTION_VARIABLES,
-  type FeishuOptions,
-  readFeishuOptions,
-} from './feishu-options.js';
 
 /** Inputs of {@link loadServerSettings}; only the caller touches the process. */
 export interface LoadServerSettingsOptions {
@@ -24,18 +19,18 @@ export interface LoadServerSettingsOptions {
 }
 
 /**
- * The server's configuration: settings (and the Feishu mode and domain) from the real
- * environment, then `--env-file` when given, or else the `.env` of the working directory. Unlike
+ * The server's configuration: settings from the real environment, then `--env-file` when given,
+ * or else the `.env` of the working directory. Unlike
  * the CLI, which runs inside repositories it does not trust, the server's working directory is the
  * operator's own deployment, so its `.env` is read as theirs.
  *
  * @throws ConfigurationError (exit 78) for a missing env file or an invalid value, naming it.
  * @example
- * const { settings, feishu, warnings } = await loadServerSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
+ * const { settings, warnings } = await loadServerSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
  */
 export async function loadServerSettings(
   options: LoadServerSettingsOptions,
-): Promise<{ settings: Settings; feishu: FeishuOptions; warnings: SettingWarning[] }> {
+): Promise<{ settings: Settings; warnings: readonly SettingWarning[] }> {
   const { env, cwd, homeDir } = options;
   const files: SettingsFile[] = [];
   if (options.envFile !== undefined) {
@@ -51,12 +46,6 @@ export async function loadServerSettings(
     if (values !== undefined) files.push({ source: '.env', path, values });
   }
   const settings = loadSettings({ env, cwd, homeDir, files });
-  const feishu = readFeishuOptions([env, ...files.map((file) => file.values)]);
   await assertStateDirUsable(settings.stateDir);
-  // The runtime's table does not list the server's own variables; they are not typos.
-  const ours: readonly string[] = FEISHU_OPTION_VARIABLES;
-  const warnings = settings.warnings.filter(
-    (warning) => !(warning.kind === 'unknown-variable' && ours.includes(warning.name)),
-  );
-  return { settings, feishu, warnings };
+  return { settings, warnings: settings.warnings };
 }

@@ -42,8 +42,8 @@ async function settingsFor(env: Record<string, string>) {
 
 describe('starting', () => {
   it('starts without a model key or Feishu, and the event endpoint says what to set', async () => {
-    const { settings, feishu } = await settingsFor({});
-    const server = await startServer({ settings, feishu, options, logger: memoryLogger() });
+    const { settings } = await settingsFor({});
+    const server = await startServer({ settings, options, logger: memoryLogger() });
     try {
       const health = await (await fetch(`${server.url}/health`)).json();
       expect(health).toMatchObject({
@@ -68,24 +68,24 @@ describe('starting', () => {
   });
 
   it('refuses to start a webhook that has neither an encrypt key nor a verification token', async () => {
-    const { settings, feishu } = await settingsFor({
+    const { settings } = await settingsFor({
       FEISHU_APP_ID: APP_ID,
       FEISHU_APP_SECRET: APP_SECRET,
     });
-    const started = startServer({ settings, feishu, options, logger: memoryLogger() });
+    const started = startServer({ settings, options, logger: memoryLogger() });
     await expect(started).rejects.toThrow(ConfigurationError);
     await expect(started).rejects.toThrow(/FEISHU_ENCRYPT_KEY or FEISHU_VERIFICATION_TOKEN/);
   });
 
   it('in long-connection mode needs neither, and the webhook path says events come over the connection', async () => {
-    const { settings, feishu } = await settingsFor({
+    const { settings } = await settingsFor({
       FEISHU_APP_ID: APP_ID,
       FEISHU_APP_SECRET: APP_SECRET,
       FEISHU_MODE: 'ws',
       FEISHU_DOMAIN: 'http://127.0.0.1:9',
     });
     const logger = memoryLogger();
-    const server = await startServer({ settings, feishu, options, logger });
+    const server = await startServer({ settings, options, logger });
     try {
       expect(server.health().feishu).toEqual({ configured: true, mode: 'ws', domain: 'custom' });
       const response = await fetch(`${server.url}/api/events/feishu`, {
@@ -102,13 +102,12 @@ describe('starting', () => {
   });
 
   it('says which port is taken', async () => {
-    const { settings, feishu } = await settingsFor({});
-    const first = await startServer({ settings, feishu, options, logger: memoryLogger() });
+    const { settings } = await settingsFor({});
+    const first = await startServer({ settings, options, logger: memoryLogger() });
     try {
       await expect(
         startServer({
           settings,
-          feishu,
           options: { ...options, port: first.port },
           logger: memoryLogger(),
         }),
@@ -124,12 +123,12 @@ describe('settings of the server', () => {
     ws = await createTempWorkspace({
       '.env': 'FEISHU_MODE=ws\nTINY_CLAW_SERVER_PORT=9123\nTINY_CLAW_MAX_TOKENS=77\n',
     });
-    const { settings, feishu, warnings } = await loadServerSettings({
+    const { settings, warnings } = await loadServerSettings({
       env: { TINY_CLAW_STATE_DIR: ws.path('.state'), TINY_CLAW_MAX_TOKENS: '55' },
       cwd: ws.dir,
       homeDir: ws.dir,
     });
-    expect(feishu.mode).toBe('ws');
+    expect(settings.feishu.mode).toBe('ws');
     expect(settings.server.port).toBe(9123);
     expect(settings.maxTokens).toBe(55);
     expect(warnings).toEqual([]);
@@ -141,8 +140,8 @@ describe('settings of the server', () => {
       'team.env': 'FEISHU_DOMAIN=https://open.example.com\n',
     });
     const base = { env: { TINY_CLAW_STATE_DIR: ws.path('.state') }, cwd: ws.dir, homeDir: ws.dir };
-    const { feishu } = await loadServerSettings({ ...base, envFile: 'team.env' });
-    expect(feishu.domain).toEqual({ kind: 'url', url: 'https://open.example.com' });
+    const { settings } = await loadServerSettings({ ...base, envFile: 'team.env' });
+    expect(settings.feishu.domain).toBe('https://open.example.com');
     await expect(loadServerSettings({ ...base, envFile: 'nope.env' })).rejects.toThrow(
       /nope\.env \(--env-file\) does not exist/,
     );
@@ -157,7 +156,7 @@ describe('settings of the server', () => {
         homeDir: ws?.dir ?? '',
       });
     await expect(load({ FEISHU_MODE: 'socket' })).rejects.toThrow(
-      'FEISHU_MODE="socket" is invalid: expected webhook or ws.',
+      'FEISHU_MODE="socket" is invalid: expected one of: webhook, ws.',
     );
     await expect(load({ FEISHU_DOMAIN: 'https://u:p@open.feishu.cn/x' })).rejects.toThrow(
       /FEISHU_DOMAIN=.* is invalid: expected feishu, lark, or an http\(s\) base URL/,

@@ -7,7 +7,7 @@ import { domainLabel } from '../feishu/feishu-domain.js';
 import { createHttpApp, type EventEndpoint } from '../http/http-app.js';
 import type { ServerHealth } from '../http/server-health.js';
 import { serverVersion } from '../version.js';
-import type { FeishuOptions } from './feishu-options.js';
+import { type FeishuOptions, feishuOptionsOf } from './feishu-options.js';
 import { type FeishuCredentials, type FeishuRuntime, startFeishu } from './feishu-runtime.js';
 import { scrubbingLogger } from './scrubbing-logger.js';
 
@@ -30,7 +30,6 @@ export interface ServerOptions {
 /** Inputs of {@link startServer}. */
 export interface StartServerInput {
   settings: Settings;
-  feishu: FeishuOptions;
   options: ServerOptions;
   logger?: Logger;
   /** Instead of the provider chosen by settings (tests, embedding). */
@@ -73,14 +72,15 @@ export interface RunningServer {
  * @throws ConfigurationError (exit 78) for a webhook without key or token, a port in use, or
  * anything the application refuses.
  * @example
- * const server = await startServer({ settings, feishu, options: { host: '127.0.0.1', port: 0, eventPath: '/api/events/feishu', mode: 'act', maxSteps: 20 } });
+ * const server = await startServer({ settings, options: { host: '127.0.0.1', port: 0, eventPath: '/api/events/feishu', mode: 'act', maxSteps: 20 } });
  */
 export async function startServer(input: StartServerInput): Promise<RunningServer> {
   const { settings, options } = input;
+  const feishuOptions = feishuOptionsOf(settings);
   const credentials = feishuCredentials(settings);
   if (
     credentials.kind === 'ok' &&
-    input.feishu.mode === 'webhook' &&
+    feishuOptions.mode === 'webhook' &&
     !credentials.value.encryptKey &&
     !credentials.value.verificationToken
   ) {
@@ -108,7 +108,7 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
         app,
         settings,
         credentials: credentials.value,
-        options: input.feishu,
+        options: feishuOptions,
         mode: options.mode,
         maxSteps: options.maxSteps,
         logger,
@@ -134,7 +134,7 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     version,
     provider,
     approvals: app.approvalProvider,
-    feishu: feishuHealth(settings, input.feishu, options.eventPath, credentials.kind === 'ok'),
+    feishu: feishuHealth(settings, feishuOptions, options.eventPath, credentials.kind === 'ok'),
     runs: { running: feishu?.chat.running ?? 0, waiting: feishu?.chat.waiting ?? 0 },
   });
   const events = (): EventEndpoint => {
