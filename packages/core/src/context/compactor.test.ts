@@ -169,3 +169,65 @@ describe('a cut result carries an honest footer', () => {
     expect(cut).toContain('re-run the same call to see all of it');
   });
 });
+
+describe('the token budget of compactForRequest', () => {
+  // Chinese costs about one token per character: 20,000 characters are some 16,000 tokens.
+  const chinese = '上下文压缩只在发送请求的那一刻进行，存储的历史永远不会被改写。'.repeat(650);
+  const english = 'The compactor shortens old tool results for one request only. '.repeat(450);
+
+  it('compacts Chinese that fits the character budget but not the tokens that go with it', () => {
+    const messages = history([chinese, 'latest']);
+    const { messages: out, report } = compactForRequest(messages, {
+      maxChars: 40_000,
+      retainLastMessages: 1,
+    });
+    expect(report.originalChars).toBeLessThan(40_000);
+    expect(report.maxTokens).toBe(10_000);
+    expect(report.originalTokens).toBeGreaterThan(10_000);
+    expect(report).toMatchObject({ changed: true, maskedToolResults: 1, overBudget: false });
+    expect(report.compactedTokens).toBeLessThan(100);
+    expect(tools(out)[0]?.content).toContain('Earlier tool output removed');
+  });
+
+  it('leaves English of the same length alone: for it the two budgets agree', () => {
+    const messages = history([english, 'latest']);
+    const { messages: out, report } = compactForRequest(messages, {
+      maxChars: 40_000,
+      retainLastMessages: 1,
+    });
+    expect(report.originalChars).toBeGreaterThan(20_000);
+    expect(report.originalTokens).toBeLessThan(10_000);
+    expect(out).toBe(messages);
+  });
+
+  it('takes an explicit token budget, and halves it at the aggressive level', () => {
+    const messages = history([english, 'latest']);
+    const options = { maxChars: 1_000_000, maxTokens: 2_000, retainLastMessages: 1 };
+    expect(compactForRequest(messages, options).report).toMatchObject({
+      maxTokens: 2_000,
+      changed: true,
+    });
+    expect(compactForRequest(messages, options, 'aggressive').report.maxTokens).toBe(1_000);
+  });
+
+  it('multiplies the estimate by the learnt scale, and ignores a scale that is no number', () => {
+    const messages = history([english, 'latest']);
+    const options = { maxChars: 40_000, retainLastMessages: 1 };
+    const plain = compactForRequest(messages, options).report;
+    const scaled = compactForRequest(messages, options, 'normal', 2).report;
+    expect(scaled.tokenScale).toBe(2);
+    expect(scaled.originalTokens).toBeGreaterThanOrEqual(2 * plain.originalTokens - 1);
+    expect(scaled.changed).toBe(true);
+    expect(compactForRequest(messages, options, 'normal', Number.NaN).report.tokenScale).toBe(1);
+  });
+
+  it('hands out the same shortened copy on every request, so nothing is cut or counted twice', () => {
+    const messages = history([english, `${'y'.repeat(50_000)}\nexit code 1`, 'latest']);
+    const options = { maxChars: 10_000, retainLastMessages: 3 };
+    const first = compactForRequest(messages, options).messages;
+    const second = compactForRequest(messages, options).messages;
+    expect(tools(second)[0]).toBe(tools(first)[0]);
+    expect(tools(second)[1]).toBe(tools(first)[1]);
+    expect(tools(second)[1]?.content).toContain('exit code 1\n\n[Tiny Claw shortened');
+  });
+});

@@ -1,4 +1,5 @@
 import type { Message } from '../messages.js';
+import { CHARS_PER_TOKEN, historyTokens, messageTokens } from './token-budget.js';
 
 /** How hard to compact: `aggressive` is the one-shot level used after a context-length error. */
 export type CompactionLevel = 'normal' | 'aggressive';
@@ -7,6 +8,13 @@ export type CompactionLevel = 'normal' | 'aggressive';
 export interface CompactionOptions {
   /** Total characters of message content the request should stay under (default 120,000). */
   maxChars: number;
+  /**
+   * Estimated tokens of the messages (content and tool calls) the request should stay under.
+   * Default: `maxChars` ÷ 4. English and code run at about four characters a token, so for them
+   * the character budget keeps its meaning, while text that costs a token for nearly every
+   * character (Chinese, Japanese, Korean) is compacted before it overflows the model's window.
+   */
+  maxTokens?: number;
   /** The last N messages keep their tool results (head/tail-trimmed when long) (default 8). */
   retainLastMessages: number;
   /** Characters kept from the start and the end of a long recent tool result (default 2,000 each). */
@@ -21,6 +29,12 @@ export interface CompactionReport {
   originalChars: number;
   compactedChars: number;
   maxChars: number;
+  /** Estimated tokens before and after, and the token budget (estimates times `tokenScale`). */
+  originalTokens: number;
+  compactedTokens: number;
+  maxTokens: number;
+  /** The correction applied to the estimate, learnt from reported usage (1: none learnt yet). */
+  tokenScale: number;
   maskedToolResults: number;
   truncatedToolResults: number;
   /**
@@ -67,6 +81,15 @@ const CUT_OVERHEAD = 400;
  * (`report.overBudget`); a provider that rejects it as too long gets one aggressive retry, which
  * also keeps the latest batch whole.
  *
+ * The budget is two limits, and the request is compacted when it passes either: characters
+ * (`maxChars`, the `TINY_CLAW_CONTEXT_MAX_CHARS` setting, kept as the unit people set) and
+ * estimated tokens (`maxTokens`, by default `maxChars` ÷ 4). Tokens are what a model's window
+ * holds: for English and code the two limits agree, but Chinese costs about one token per
+ * character, four times what its length suggests. The estimate is `estimateTokens` (a class
+ * count calibrated on one tokenizer), multiplied by `tokenScale`, which the loop learns from the
+ * input tokens providers report. Each message's estimate is computed once and remembered, so the
+ * check costs a lookup per message.
+ *
  * @example
  * const { messages, report } = compactForRequest(history, { maxChars: 120_000, retainLastMessages: 8 });
  */
@@ -74,10 +97,20 @@ export function compactForRequest(
   history: readonly Message[],
   options: CompactionOptions,
   level: CompactionLevel = 'normal',
+  tokenScale = 1,
 ): { messages: readonly Message[]; report: CompactionReport } {
   const originalChars = totalChars(history);
   const aggressive = level === 'aggressive';
   const maxChars = aggressive ? Math.floor(options.maxChars / 2) : options.maxChars;
+  const given = options.maxTokens;
+  const tokenBudget =
+    given !== undefined && Number.isInteger(given) && given > 0
+      ? given
+      : Math.ceil(options.maxChars / CHARS_PER_TOKEN);
+  const maxTokens = aggressive ? Math.floor(tokenBudget / 2) : tokenBudget;
+  const scale = Number.isFinite(tokenScale) && tokenScale > 0 ? tokenScale : 1;
+  const rawTokens = historyTokens(history);
+  const originalTokens = Math.round(rawTokens * scale);
   const latestBatch = latestBatchStart(history);
   const report: CompactionReport = {
     level,
@@ -85,40 +118,46 @@ export function compactForRequest(
     originalChars,
     compactedChars: originalChars,
     maxChars,
+    originalTokens,
+    compactedTokens: originalTokens,
+    maxTokens,
+    tokenScale: scale,
     maskedToolResults: 0,
     truncatedToolResults: 0,
     protectedToolResults: 0,
-    overBudget: originalChars > maxChars,
+    overBudget: originalChars > maxChars || originalTokens > maxTokens,
   };
-  if (!aggressive && originalChars <= maxChars) return { messages: history, report };
+  if (!aggressive && !report.overBudget) return { messages: history, report };
 
   const retain = aggressive ? Math.min(2, options.retainLastMessages) : options.retainLastMessages;
   const head = aggressive ? Math.min(1000, options.headChars ?? 2000) : (options.headChars ?? 2000);
   const tail = aggressive ? Math.min(1000, options.tailChars ?? 2000) : (options.tailChars ?? 2000);
   const firstRetained = history.length - retain;
   let compactedChars = originalChars;
+  let compactedRawTokens = rawTokens;
   const messages = history.map((message, index) => {
     if (message.role !== 'tool') return message;
     if (index >= latestBatch) {
       report.protectedToolResults += 1;
       return message;
     }
-    const length = message.content.length;
-    let content: string | undefined;
+    let replaced: Message | undefined;
     if (index < firstRetained) {
-      content = maskText(message.name, length);
+      replaced = shortened(message, 'mask', 0, 0);
       report.maskedToolResults += 1;
-    } else if (length > head + tail + CUT_OVERHEAD) {
-      content = cutMiddle(message, head, tail);
+    } else if (message.content.length > head + tail + CUT_OVERHEAD) {
+      replaced = shortened(message, 'cut', head, tail);
       report.truncatedToolResults += 1;
     }
-    if (content === undefined) return message;
-    compactedChars += content.length - length;
-    return { ...message, content };
+    if (replaced === undefined) return message;
+    compactedChars += replaced.content.length - message.content.length;
+    compactedRawTokens += messageTokens(replaced) - messageTokens(message);
+    return replaced;
   });
   report.changed = report.maskedToolResults + report.truncatedToolResults > 0;
   report.compactedChars = compactedChars;
-  report.overBudget = compactedChars > maxChars;
+  report.compactedTokens = Math.round(compactedRawTokens * scale);
+  report.overBudget = compactedChars > maxChars || report.compactedTokens > maxTokens;
   return { messages: report.changed ? messages : history, report };
 }
 
@@ -128,6 +167,36 @@ function latestBatchStart(history: readonly Message[]): number {
     if (history[i]?.role === 'assistant') return i + 1;
   }
   return 0;
+}
+
+interface Shortened {
+  how: 'mask' | 'cut';
+  head: number;
+  tail: number;
+  length: number;
+  message: Message;
+}
+const shortenedCache = new WeakMap<Message, Shortened>();
+
+/**
+ * The masked or cut copy of a tool result, made once per message and handed out again on later
+ * requests: the same copy each time, so its token estimate is remembered too (see messageTokens).
+ */
+function shortened(message: Message, how: 'mask' | 'cut', head: number, tail: number): Message {
+  const cached = shortenedCache.get(message);
+  const { length } = message.content;
+  if (
+    cached?.how === how &&
+    cached.head === head &&
+    cached.tail === tail &&
+    cached.length === length
+  ) {
+    return cached.message;
+  }
+  const content = how === 'mask' ? maskText(message.name, length) : cutMiddle(message, head, tail);
+  const copy = { ...message, content };
+  shortenedCache.set(message, { how, head, tail, length, message: copy });
+  return copy;
 }
 
 /** Head and tail of the result's body around a gap marker, then a note that replaces its footer. */

@@ -4,6 +4,7 @@ import {
   type CompactionOptions,
   compactForRequest,
 } from '../context/compactor.js';
+import { requestTokens, TokenCalibration } from '../context/token-budget.js';
 import { ProviderError } from '../errors.js';
 import { type Message, msg, type ToolDefinition } from '../messages.js';
 import type { EventBus } from '../observe/event-bus.js';
@@ -25,6 +26,22 @@ export interface ModelTurnDeps {
   events: EventBus;
   logger: Logger;
   signal: AbortSignal;
+}
+
+/**
+ * Each run's correction of the token estimate, learnt from the input tokens its provider
+ * reports; kept beside the run's state, not in it, since it is only a cache of what the provider
+ * said and a resumed run learns it again in one call.
+ */
+const calibrations = new WeakMap<RunState, TokenCalibration>();
+
+function calibrationOf(state: RunState): TokenCalibration {
+  let calibration = calibrations.get(state);
+  if (!calibration) {
+    calibration = new TokenCalibration();
+    calibrations.set(state, calibration);
+  }
+  return calibration;
 }
 
 /** The model answered (and the answer is in the history), or the run ends here. */
@@ -75,10 +92,16 @@ async function ask(
 ): Promise<LLMResponse> {
   const { events, provider, signal } = deps;
   const { runId, step } = state;
-  const { messages, report } = compactForRequest(state.messages, deps.compaction, level);
+  const calibration = calibrationOf(state);
+  const { messages, report } = compactForRequest(
+    state.messages,
+    deps.compaction,
+    level,
+    calibration.scale,
+  );
   const compacted = report.changed || report.overBudget;
   if (compacted) {
-    const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} protected_tool_results=${report.protectedToolResults} over_budget=${report.overBudget}`;
+    const log = `context compacted level=${report.level} original_chars=${report.originalChars} compacted_chars=${report.compactedChars} max_chars=${report.maxChars} original_tokens=${report.originalTokens} compacted_tokens=${report.compactedTokens} max_tokens=${report.maxTokens} token_scale=${report.tokenScale.toFixed(2)} masked_tool_results=${report.maskedToolResults} truncated_tool_results=${report.truncatedToolResults} protected_tool_results=${report.protectedToolResults} over_budget=${report.overBudget}`;
     if (report.overBudget) deps.logger.warn(log);
     else deps.logger.debug(log);
   }
@@ -106,6 +129,8 @@ async function ask(
       },
       { signal, onTextDelta: (text) => events.emit({ type: 'text.delta', runId, step, text }) },
     );
+    const reported = response.usage?.inputTokens;
+    if (reported !== undefined) calibration.observe(requestTokens(messages, offer.tools), reported);
     const model = response.model ?? provider.model ?? null;
     const costUsd =
       response.costUsd ??
