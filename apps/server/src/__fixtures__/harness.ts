@@ -11,7 +11,7 @@ import {
 import { loadServerSettings } from '../server/load-server-settings.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 
-export const APP_ID = 'cli_test_app';
+export const APP_ID = 'cli_a1b2c3d4e5f60718';
 export const APP_SECRET = 'app-secret-Zq8v2LkP9wXr4TnB';
 export const ENCRYPT_KEY = 'encrypt-key-Hy7mQ3sVd1KpR6Wf';
 export const VERIFICATION_TOKEN = 'verification-token-Bn5Tx2Lq8Zc4';

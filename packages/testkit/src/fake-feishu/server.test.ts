@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decryptFeishuEvent, encryptFeishuEvent, feishuSignature } from './crypto.js';
 import { feishuMessageEvent, feishuRequest } from './events.js';
+import { decodeFrame, encodeFrame } from './long-connection.js';
 import { type FakeFeishuServer, startFakeFeishuServer } from './server.js';
 
 let feishu: FakeFeishuServer;
@@ -133,5 +134,26 @@ describe('Feishu event signing and encryption', () => {
         flipped,
       ),
     ).not.toBe(headers['x-lark-signature']);
+  });
+});
+
+describe('long-connection frames', () => {
+  it('decodes what it encodes, headers and payload included', () => {
+    const frame = {
+      seqId: 300,
+      logId: 7,
+      service: 1,
+      method: 1,
+      headers: [
+        { key: 'type', value: 'event' },
+        { key: 'message_id', value: 'msg_1' },
+      ],
+      payload: new TextEncoder().encode('{"a":"你好"}'),
+    };
+    const decoded = decodeFrame(encodeFrame(frame));
+    expect({ ...decoded, payload: Buffer.from(decoded.payload ?? []).toString('utf8') }).toEqual({
+      ...frame,
+      payload: '{"a":"你好"}',
+    });
   });
 });

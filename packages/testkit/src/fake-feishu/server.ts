@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeFrame, encodeFrame, FakeSocket, frameMessageId } from './long-connection.js';
 
 /** Which open API endpoint a request reached. */
-export type FakeFeishuEndpoint = 'token' | 'create' | 'reply' | 'patch' | 'unknown';
+export type FakeFeishuEndpoint = 'token' | 'create' | 'reply' | 'patch' | 'ws-endpoint' | 'unknown';
 
 /** A request the fake received, answered or not. */
 export interface FakeFeishuRequest {
@@ -69,6 +70,17 @@ export interface FakeFeishuServer {
    * the server closes. Lets a test wait for a known outcome instead of a guessed delay.
    */
   waitFor(predicate: () => boolean, description?: string, timeoutMs?: number): Promise<void>;
+  /**
+   * Clients connected over the long connection (the SDK's WebSocket client), still open, that have
+   * sent their first frame (so they listen for events).
+   */
+  connections(): number;
+  /**
+   * Deliver an event over the long connection, as Feishu does in that mode (plain JSON in a data
+   * frame), to the most recent client; resolves with the client's answer: its status code and the
+   * data it returned (a card callback's toast, say).
+   */
+  push(event: unknown): Promise<{ code: number; data: unknown }>;
   close(): Promise<void>;
 }
 
@@ -111,6 +123,12 @@ export async function startFakeFeishuServer(
   const byUuid = new Map<string, FakeFeishuMessage>();
   const tokens = new Set<string>();
   const waiters = new Set<Waiter>();
+  const sockets: FakeSocket[] = [];
+  // A client counts as connected once it has sent its first frame (the SDK pings as soon as the
+  // socket opens): before that it may not be listening for events yet.
+  const spoken = new Set<FakeSocket>();
+  const answers = new Map<string, (answer: { code: number; data: unknown }) => void>();
+  let frameSeq = 0;
   let closed = false;
   let sequence = 0;
 
@@ -172,6 +190,7 @@ export async function startFakeFeishuServer(
       return { endpoint: 'token' };
     }
     if (method === 'POST' && path === '/open-apis/im/v1/messages') return { endpoint: 'create' };
+    if (method === 'POST' && path === '/callback/ws/endpoint') return { endpoint: 'ws-endpoint' };
     const reply = /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reply$/.exec(path);
     if (method === 'POST' && reply)
       return { endpoint: 'reply', id: decodeURIComponent(reply[1] as string) };
@@ -200,6 +219,28 @@ export async function startFakeFeishuServer(
       };
     }
     const fields = isRecord(body) ? body : {};
+    if (endpoint === 'ws-endpoint') {
+      const wrongApp = options.appId !== undefined && fields.AppID !== options.appId;
+      const wrongSecret = options.appSecret !== undefined && fields.AppSecret !== options.appSecret;
+      if (wrongApp || wrongSecret)
+        return { status: 200, json: { code: 1000040345, msg: 'invalid app' } };
+      return {
+        status: 200,
+        json: {
+          code: 0,
+          msg: 'ok',
+          data: {
+            URL: `ws://${hostPort()}/ws?device_id=fake-device&service_id=1`,
+            ClientConfig: {
+              PingInterval: 120,
+              ReconnectCount: -1,
+              ReconnectInterval: 120,
+              ReconnectNonce: 30,
+            },
+          },
+        },
+      };
+    }
     if (endpoint === 'token') {
       const wrongApp = options.appId !== undefined && fields.app_id !== options.appId;
       const wrongSecret =
@@ -290,6 +331,51 @@ export async function startFakeFeishuServer(
       res.end(JSON.stringify({ code: 500, msg: `fake Feishu crashed: ${String(error)}` }));
     });
   });
+  server.on('upgrade', (request, socket) => {
+    if (!(request.url ?? '').startsWith('/ws')) {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    const connection = FakeSocket.accept(request, socket);
+    if (!connection) return;
+    connection.onMessage((bytes) => {
+      let frame: ReturnType<typeof decodeFrame>;
+      try {
+        frame = decodeFrame(bytes);
+      } catch {
+        return;
+      }
+      const header = (key: string) => frame.headers.find((h) => h.key === key)?.value;
+      if (!spoken.has(connection)) {
+        spoken.add(connection);
+        notify();
+      }
+      if (frame.method === 0 && header('type') === 'ping') {
+        connection.send(
+          encodeFrame({
+            ...frame,
+            headers: [{ key: 'type', value: 'pong' }],
+            payload: Buffer.from('{}'),
+          }),
+        );
+        return;
+      }
+      const id = header('message_id');
+      const settle = id === undefined ? undefined : answers.get(id);
+      if (!settle || !frame.payload) return;
+      answers.delete(id as string);
+      const reply = JSON.parse(Buffer.from(frame.payload).toString('utf8')) as {
+        code: number;
+        data?: string;
+      };
+      const data =
+        reply.data === undefined
+          ? undefined
+          : JSON.parse(Buffer.from(reply.data, 'base64').toString('utf8'));
+      settle({ code: reply.code, data });
+    });
+    sockets.push(connection);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, options.host ?? '127.0.0.1', () => {
@@ -299,6 +385,9 @@ export async function startFakeFeishuServer(
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  function hostPort(): string {
+    return `${host}:${address.port}`;
+  }
 
   const fake: FakeFeishuServer = {
     url: `http://${host}:${address.port}`,
@@ -340,9 +429,42 @@ export async function startFakeFeishuServer(
         waiters.add(waiter);
       });
     },
+    connections: () => sockets.filter((socket) => !socket.closed && spoken.has(socket)).length,
+    push: (event) => {
+      const socket = [...sockets]
+        .reverse()
+        .find((candidate) => !candidate.closed && spoken.has(candidate));
+      if (!socket)
+        return Promise.reject(
+          new Error('fake Feishu: no client is connected over the long connection'),
+        );
+      const id = frameMessageId();
+      frameSeq += 1;
+      const answer = new Promise<{ code: number; data: unknown }>((resolve) =>
+        answers.set(id, resolve),
+      );
+      socket.send(
+        encodeFrame({
+          seqId: frameSeq,
+          logId: 0,
+          service: 1,
+          method: 1,
+          headers: [
+            { key: 'type', value: 'event' },
+            { key: 'message_id', value: id },
+            { key: 'sum', value: '1' },
+            { key: 'seq', value: '0' },
+            { key: 'trace_id', value: `trace_${id}` },
+          ],
+          payload: Buffer.from(JSON.stringify(event), 'utf8'),
+        }),
+      );
+      return answer;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      for (const socket of sockets) socket.close();
       for (const waiter of waiters)
         waiter.reject(new Error('fake Feishu closed while a test was waiting'));
       waiters.clear();
