@@ -105,7 +105,7 @@ export type FeishuModeSetting = (typeof FEISHU_MODES)[number];
  * Feishu / Lark app settings used by the server and the Feishu approval provider.
  *
  * @example
- * const feishu: FeishuSettings = { eventPath: '/api/events/feishu', approvers: ['ou_123'] };
+ * const feishu: FeishuSettings = { eventPath: '/api/events/feishu', approvers: ['ou_123'], mode: 'webhook', domain: 'feishu' };
  */
 export interface FeishuSettings {
   readonly appId?: string;
