@@ -66,6 +66,24 @@ describe('chat queue', () => {
     expect(log.slice(-3)).toEqual(['start a2', 'end c', 'end a2']);
   });
 
+  it('starts only minRunning chats while the process is busy, and the others once it has time again', async () => {
+    const log: string[] = [];
+    let busy = true;
+    const queue = new ChatQueue({ minRunning: 1, maxRunning: 10, busy: () => busy });
+    const a = gatedTask('a', log, 'a');
+    const b = gatedTask('b', log, 'b');
+    queue.push(a.task);
+    queue.push(b.task);
+    await a.began;
+    expect({ running: queue.running, waiting: queue.waiting }).toEqual({ running: 1, waiting: 1 });
+    busy = false;
+    await b.began;
+    expect(queue.running).toBe(2);
+    a.release();
+    b.release();
+    await queue.idle();
+  });
+
   it('keeps going after a task fails, and reports the failure', async () => {
     const errors: unknown[] = [];
     const queue = new ChatQueue({ onError: (error) => errors.push(error) });

@@ -1,5 +1,13 @@
+import { performance } from 'node:perf_hooks';
+
 /** Chats whose work runs at the same time; the others wait their turn, in arrival order. */
-export const MAX_RUNNING_CHATS = 8;
+export const MAX_RUNNING_CHATS = 32;
+/** Chats that always get to run, however busy the process is. */
+export const MIN_RUNNING_CHATS = 2;
+/** Event-loop utilisation above which no further chat starts (runs mostly wait on the model). */
+const BUSY_UTILISATION = 0.75;
+const BUSY_WINDOW_MS = 50;
+const RETRY_START_MS = 10;
 
 /**
  * One piece of work for a chat: handling a message or a card click.
@@ -18,6 +26,13 @@ export interface ChatTask {
 export interface ChatQueueOptions {
   /** Chats running work at the same time. */
   maxRunning?: number;
+  /** Chats that start even while the process is busy. */
+  minRunning?: number;
+  /**
+   * Whether the process is too busy to start more work now (default: the event loop was more than
+   * 75 % busy over the last 50 ms). Waiting work is then started a moment later.
+   */
+  busy?: () => boolean;
   /** Most tasks waiting in one chat. */
   maxPerChat?: number;
   /** Most tasks waiting in all chats together. */
@@ -29,9 +44,11 @@ export interface ChatQueueOptions {
 /**
  * Runs the work of each chat one task at a time, in arrival order, while different chats run at
  * the same time: two messages in one chat never run concurrently (they share a session), and a
- * slow chat does not hold up the others. At most `maxRunning` chats run at once — the rest wait
- * in line, taking turns — so a burst of messages cannot starve the process (and the webhook's
- * acknowledgements) of time. Waiting work is bounded per chat and in total.
+ * slow chat does not hold up the others. At most `maxRunning` chats run at once, and beyond
+ * `minRunning` a chat starts only while the event loop has time to spare — runs mostly wait on the
+ * model, but a burst of quick ones would otherwise starve the process, and with it the webhook's
+ * acknowledgements. The rest wait in line, taking turns. Waiting work is bounded per chat and in
+ * total.
  *
  * @example
  * const queue = new ChatQueue();
@@ -39,6 +56,8 @@ export interface ChatQueueOptions {
  */
 export class ChatQueue {
   readonly #maxRunning: number;
+  readonly #minRunning: number;
+  readonly #busy: () => boolean;
   readonly #maxPerChat: number;
   readonly #maxTotal: number;
   readonly #onError: (error: unknown, task: ChatTask) => void;
@@ -50,9 +69,12 @@ export class ChatQueue {
   #waitingCount = 0;
   #stopped = false;
   #idleWaiters: Array<() => void> = [];
+  #retry: NodeJS.Timeout | undefined;
 
   constructor(options: ChatQueueOptions = {}) {
     this.#maxRunning = options.maxRunning ?? MAX_RUNNING_CHATS;
+    this.#minRunning = options.minRunning ?? MIN_RUNNING_CHATS;
+    this.#busy = options.busy ?? eventLoopBusy();
     this.#maxPerChat = options.maxPerChat ?? 50;
     this.#maxTotal = options.maxTotal ?? 5000;
     this.#onError = options.onError ?? (() => {});
@@ -73,7 +95,12 @@ export class ChatQueue {
     if (this.#stopped) return false;
     const { chatId } = task;
     const list = this.#waiting.get(chatId) ?? [];
-    if (!this.#running.has(chatId) && list.length === 0 && this.#running.size < this.#maxRunning) {
+    if (
+      !this.#running.has(chatId) &&
+      list.length === 0 &&
+      this.#ready.length === 0 &&
+      this.#mayStart()
+    ) {
       this.#start(task);
       return true;
     }
@@ -82,12 +109,14 @@ export class ChatQueue {
     list.push(task);
     this.#waiting.set(chatId, list);
     this.#waitingCount += 1;
+    this.#startWaiting();
     return true;
   }
 
   /** Start nothing new from now on, and hand back the tasks that were waiting (not started). */
   stop(): ChatTask[] {
     this.#stopped = true;
+    clearTimeout(this.#retry);
     const dropped = [...this.#waiting.values()].flat();
     this.#waiting.clear();
     this.#ready.length = 0;
@@ -122,7 +151,18 @@ export class ChatQueue {
     this.#running.delete(chatId);
     // The chat's next task goes to the back of the line: chats take turns.
     if (this.#waiting.has(chatId)) this.#ready.push(chatId);
-    while (!this.#stopped && this.#running.size < this.#maxRunning && this.#ready.length > 0) {
+    this.#startWaiting();
+    this.#settleIdle();
+  }
+
+  #mayStart(): boolean {
+    if (this.#running.size >= this.#maxRunning) return false;
+    return this.#running.size < this.#minRunning || !this.#busy();
+  }
+
+  /** Start waiting chats while there is room; if only the load holds them back, look again soon. */
+  #startWaiting(): void {
+    while (!this.#stopped && this.#ready.length > 0 && this.#mayStart()) {
       const next = this.#ready.shift() as string;
       const list = this.#waiting.get(next) as ChatTask[];
       const task = list.shift() as ChatTask;
@@ -130,7 +170,13 @@ export class ChatQueue {
       this.#waitingCount -= 1;
       this.#start(task);
     }
-    this.#settleIdle();
+    const heldByLoad = this.#ready.length > 0 && this.#running.size < this.#maxRunning;
+    if (heldByLoad && !this.#stopped && this.#retry === undefined) {
+      this.#retry = setTimeout(() => {
+        this.#retry = undefined;
+        this.#startWaiting();
+      }, RETRY_START_MS);
+    }
   }
 
   #settleIdle(): void {
@@ -139,4 +185,21 @@ export class ChatQueue {
     this.#idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** Whether the event loop was busy more than 75 % of the time over the last 50 ms or so. */
+function eventLoopBusy(): () => boolean {
+  let since = performance.eventLoopUtilization();
+  let checkedAt = performance.now();
+  let busy = false;
+  return () => {
+    const now = performance.now();
+    if (now - checkedAt >= BUSY_WINDOW_MS) {
+      const current = performance.eventLoopUtilization();
+      busy = performance.eventLoopUtilization(current, since).utilization > BUSY_UTILISATION;
+      since = current;
+      checkedAt = now;
+    }
+    return busy;
+  };
 }
