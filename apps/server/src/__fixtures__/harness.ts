@@ -58,7 +58,7 @@ export interface Harness {
     chatId: string,
     senderOpenId: string,
     text: string,
-  ): Promise<{ response: Response; messageId: string; eventId: string }>;
+  ): Promise<{ response: Response; messageId: string; eventId: string; event: unknown }>;
   /** Stop the server (and the fake, unless it was given). */
   close(): Promise<void>;
 }
@@ -109,7 +109,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const event = feishuMessageEvent({ chatId, senderOpenId, text, token });
       feishu.knowMessage(event.event.message.message_id, chatId);
       const response = await deliver(event);
-      return { response, messageId: event.event.message.message_id, eventId: event.header.event_id };
+      return {
+        response,
+        messageId: event.event.message.message_id,
+        eventId: event.header.event_id,
+        event,
+      };
     },
     close: async () => {
       await server.close();
