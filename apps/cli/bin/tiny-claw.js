@@ -1,22 +1,40 @@
 #!/usr/bin/env -S node --
-// The executable: load the built CLI, or say how to build it instead of printing a stack trace.
+// The executable: run the built CLI, or say how to build it instead of printing a stack trace.
+//
+// `--help` and `--version` (and no arguments) load the small ES module entry; every command runs
+// from the one-file bundle through V8's code cache (./compile-cache.js), which skips most of the
+// compiling a command's start-up would otherwise spend. Both are the same CLI, built from the same
+// sources. In debug mode the ES modules are used, with source maps, so stack traces point at the
+// TypeScript sources.
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
-// The CLI is bundled; in debug mode stack traces point at the TypeScript sources through the
-// bundle's source maps (read only then: they cost start-up time).
-if (process.env.TINY_CLAW_LOG_LEVEL?.toLowerCase() === 'debug') process.setSourceMapsEnabled(true);
 // WebAssembly (fetch's HTTP parser, the bash grammar) runs on V8's baseline compiler only: its
 // optimising tier compiles the HTTP parser in the background, about 30 MB and 100 ms, mostly
 // while the process is trying to exit, and nothing here parses enough for it to pay off.
 setFlagsFromString('--liftoff-only');
+
+const argv = process.argv.slice(2);
+const debug = process.env.TINY_CLAW_LOG_LEVEL?.toLowerCase() === 'debug';
+const light =
+  argv.length === 0 || ['--help', '-h', 'help', '--version', '-V', 'version'].includes(argv[0]);
+const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 let main;
 try {
-  ({ main } = await import('../dist/main.js'));
+  if (debug || light) {
+    if (debug) process.setSourceMapsEnabled(true);
+    ({ main } = await import('../dist/main.js'));
+  } else {
+    const { requireWithCompileCache } = await import('./compile-cache.js');
+    ({ main } = requireWithCompileCache(bundle));
+  }
 } catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  const notBuilt =
+    error?.code === 'ERR_MODULE_NOT_FOUND' || (error?.code === 'ENOENT' && error.path === bundle);
+  if (!notBuilt) throw error;
   process.stderr.write(
-    `tiny-claw: the CLI is not built (${error.url ?? 'dist/main.js'} is missing). Run 'pnpm build' in the repository first.\n`,
+    `tiny-claw: the CLI is not built (${error.url ?? error.path} is missing). Run 'pnpm build' in the repository first.\n`,
   );
   process.exit(1);
 }
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(argv);
