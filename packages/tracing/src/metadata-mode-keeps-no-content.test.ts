@@ -10,6 +10,7 @@ import {
   tempStateDir,
   WRITE_CONTENT,
 } from './__fixtures__/scripted-run.js';
+import { capturesPayload } from './capture/payload-capture.js';
 import { createSpanTracer, createTracer } from './create-tracer.js';
 import { readTrace } from './recorder/trace-reader.js';
 
@@ -22,6 +23,13 @@ afterEach(async () => {
 });
 
 describe('metadata mode', () => {
+  it('keeps nothing of the model request and response, so the tracer never assembles them', () => {
+    expect(capturesPayload('metadata', 'llm_request')).toBe(false);
+    expect(capturesPayload('metadata', 'llm_response')).toBe(false);
+    expect(capturesPayload('metadata', 'tool_arguments')).toBe(true);
+    expect(capturesPayload('replay', 'llm_request')).toBe(true);
+  });
+
   it('writes neither the prompt, nor the answer, nor tool arguments, nor tool output', async () => {
     const tracer = createTracer({ stateDir: state.dir, mode: 'metadata' });
     const result = await scriptedRun(tracer, { stateDir: state.dir });

@@ -1,7 +1,8 @@
 /**
  * Weights of the token estimate, calibrated once against the o200k_base encoding on about 3 MB
- * of code (TypeScript, JavaScript, Python, Go), English prose, JSON, command output, and Chinese (simplified and traditional), Japanese and Korean text, in chunks of 800 to 20,000
- * characters. The classes follow how that tokenizer splits text before merging: runs of letters
+ * of code (TypeScript, JavaScript, Python, Go), English prose, JSON, command output, and Chinese
+ * (simplified and traditional), Japanese and Korean text, in chunks of 800 to 20,000 characters.
+ * The classes follow how that tokenizer splits text before merging: runs of letters
  * (a capital after lower-case letters starts a new run, as in camelCase), groups of at most three
  * digits, runs of punctuation, runs of spaces; CJK text costs close to one token per character.
  */

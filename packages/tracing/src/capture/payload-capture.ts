@@ -53,21 +53,61 @@ export function capturePayload(
   value: unknown,
   options: PayloadCaptureOptions,
 ): TraceAttributes {
-  if (options.mode === 'metadata' && !METADATA_PAYLOADS.has(name)) return {};
-  const serialized = typeof value === 'string' ? value : stableJson(value);
-  const hash = keyedHash(options.salt, serialized);
-  if (options.mode === 'replay') {
-    return {
-      [name]: toTraceValue(value, options.sanitize) ?? null,
-      [`${name}_hash`]: hash,
-      [`${name}_chars`]: serialized.length,
-    };
+  return capturePayloadInto({}, name, value, options);
+}
+
+/** Attribute names of each payload, built once rather than on every capture. */
+const ATTRIBUTE_NAMES = new Map<string, { hash: string; keys: string; chars: string }>();
+
+function attributeNames(name: string): { hash: string; keys: string; chars: string } {
+  let names = ATTRIBUTE_NAMES.get(name);
+  if (!names) {
+    names = { hash: `${name}_hash`, keys: `${name}_keys`, chars: `${name}_chars` };
+    ATTRIBUTE_NAMES.set(name, names);
   }
-  return {
-    [`${name}_hash`]: hash,
-    [`${name}_keys`]: keysOf(value, options),
-    [`${name}_chars`]: serialized.length,
-  };
+  return names;
+}
+
+/**
+ * Whether `capturePayload` keeps anything of payload `name` under `mode`: metadata mode skips the
+ * model's request and response, so a tracer need not even assemble them.
+ *
+ * @example
+ * if (capturesPayload('metadata', 'llm_request')) span.recordPayload('llm_request', messages);
+ */
+export function capturesPayload(mode: TraceCaptureMode, name: TracePayloadName): boolean {
+  return mode !== 'metadata' || METADATA_PAYLOADS.has(name);
+}
+
+/**
+ * {@link capturePayload} written straight into `target` (a span's attributes).
+ *
+ * @example
+ * capturePayloadInto(node.attributes, 'tool_arguments', { path: 'a.txt' }, options);
+ */
+export function capturePayloadInto(
+  target: TraceAttributes,
+  name: TracePayloadName,
+  value: unknown,
+  options: PayloadCaptureOptions,
+): TraceAttributes {
+  if (!capturesPayload(options.mode, name)) return target;
+  const serialized = typeof value === 'string' ? value : stableJson(value);
+  const names = attributeNames(name);
+  const hash = keyedHash(options.salt, serialized);
+  // Everything is worked out before the first write: a capture that throws leaves no half.
+  if (options.mode === 'replay') {
+    const copy = toTraceValue(value, options.sanitize) ?? null;
+    target[name] = copy;
+    target[names.hash] = hash;
+    target[names.chars] = serialized.length;
+    return target;
+  }
+  const keys = keysOf(value, options);
+  target[names.hash] = hash;
+  target[names.keys] = keys;
+  target[names.chars] = serialized.length;
+  return target;
 }
 
 /** Key names are kept in metadata mode, but still pass the value rules: a key can be a secret. */

@@ -73,19 +73,37 @@ export function sanitizeAttributes(
   attributes: Record<string, unknown>,
   options: SanitizeOptions,
 ): TraceAttributes {
-  const out: TraceAttributes = {};
+  return assignSanitized({}, attributes, options);
+}
+
+/**
+ * {@link sanitizeAttributes} written straight into `target` (a span's attributes), so setting
+ * attributes on a span allocates no intermediate object.
+ *
+ * @example
+ * assignSanitized(node.attributes, { tool_name: 'read', latency_ms: 3 }, options);
+ */
+export function assignSanitized(
+  target: TraceAttributes,
+  attributes: Record<string, unknown>,
+  options: SanitizeOptions,
+): TraceAttributes {
   for (const key in attributes) {
     const value = attributes[key];
     if (value === null || value === undefined) continue;
     // Span attributes are nearly always small numbers, flags and names: no detour for them.
     if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-      out[key] = value;
+      target[key] = value;
+      continue;
+    }
+    if (typeof value === 'string') {
+      target[key] = sanitizeText(value, options);
       continue;
     }
     const clean = toTraceValue(value, options);
-    if (clean !== undefined) out[key] = clean;
+    if (clean !== undefined) target[key] = clean;
   }
-  return out;
+  return target;
 }
 
 /**
@@ -98,6 +116,8 @@ export function sanitizeAttributes(
  * // { headers: { Authorization: '[REDACTED:key:…]' } }
  */
 export function toTraceValue(value: unknown, options: SanitizeOptions): TraceJsonValue | undefined {
+  // A string, the usual payload, needs no cycle bookkeeping.
+  if (typeof value === 'string') return sanitizeText(value, options);
   return convert(value, options, 0, new WeakSet());
 }
 

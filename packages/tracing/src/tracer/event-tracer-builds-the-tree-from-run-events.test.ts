@@ -288,4 +288,56 @@ describe('the event tracer', () => {
     expect(await t.finishRun('r', { result: result('r') })).toBeUndefined();
     expect(trees).toHaveLength(1);
   });
+
+  it('notes a compacted request on its step, with characters and estimated tokens', async () => {
+    const t = tracer();
+    t.onEvent(start('r'));
+    t.onEvent(step('r', 1));
+    t.onEvent({
+      type: 'model.start',
+      runId: 'r',
+      step: 1,
+      attempt: 1,
+      provider: 'scripted',
+      messages: [],
+      tools: [],
+      toolChoice: 'auto',
+      compaction: {
+        level: 'normal',
+        changed: true,
+        originalChars: 40_000,
+        compactedChars: 900,
+        maxChars: 60_000,
+        originalTokens: 31_000,
+        compactedTokens: 700,
+        maxTokens: 15_000,
+        tokenScale: 1.25,
+        maskedToolResults: 3,
+        truncatedToolResults: 0,
+        protectedToolResults: 1,
+        overBudget: false,
+      },
+    });
+    await t.finishRun('r', { result: result('r') });
+    const stepSpan = trees[0]?.root.children[0];
+    expect(stepSpan?.events).toEqual([
+      {
+        timestamp: expect.any(String),
+        name: 'context.compacted',
+        attributes: {
+          level: 'normal',
+          original_chars: 40_000,
+          compacted_chars: 900,
+          max_chars: 60_000,
+          original_tokens: 31_000,
+          compacted_tokens: 700,
+          max_tokens: 15_000,
+          token_scale: 1.25,
+          masked_tool_results: 3,
+          truncated_tool_results: 0,
+          still_over_budget: false,
+        },
+      },
+    ]);
+  });
 });

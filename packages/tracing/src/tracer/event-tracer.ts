@@ -83,6 +83,10 @@ export class EventTracer implements Tracer {
             original_chars: report.originalChars,
             compacted_chars: report.compactedChars,
             max_chars: report.maxChars,
+            original_tokens: report.originalTokens,
+            compacted_tokens: report.compactedTokens,
+            max_tokens: report.maxTokens,
+            token_scale: report.tokenScale,
             masked_tool_results: report.maskedToolResults,
             truncated_tool_results: report.truncatedToolResults,
             still_over_budget: report.overBudget,
@@ -99,8 +103,11 @@ export class EventTracer implements Tracer {
           },
           run.step,
         );
-        // The tracer decides what of it is kept (hashes only, or a redacted copy).
-        span.recordPayload('llm_request', newMessages(event.messages));
+        // The tracer decides what of it is kept (a redacted copy in replay mode, nothing in
+        // metadata mode, where it is not even assembled).
+        if (this.#spans.keepsPayload('llm_request')) {
+          span.recordPayload('llm_request', newMessages(event.messages));
+        }
         run.models.set(`${event.step}:${event.attempt}`, span);
         return;
       }
@@ -122,10 +129,12 @@ export class EventTracer implements Tracer {
           tool_calls: event.message.toolCalls?.length ?? 0,
           text_chars: event.message.content.length,
         });
-        span.recordPayload('llm_response', {
-          content: event.message.content,
-          toolCalls: event.message.toolCalls ?? [],
-        });
+        if (this.#spans.keepsPayload('llm_response')) {
+          span.recordPayload('llm_response', {
+            content: event.message.content,
+            toolCalls: event.message.toolCalls ?? [],
+          });
+        }
         span.end('ok');
         return;
       }

@@ -29,10 +29,21 @@ export function preciseNow(): number {
  */
 export function isoWithMicros(epochMs: number): string {
   const whole = Math.floor(epochMs);
+  const second = Math.floor(whole / 1000);
+  // Spans of one run start and end within a few seconds: the date and time up to the second is
+  // formatted once per second, not twice per span.
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4); // up to and with the '.'
+  }
+  const millis = whole - second * 1000;
   const micros = Math.min(999, Math.floor((epochMs - whole) * 1000));
-  const iso = new Date(whole).toISOString();
-  return `${iso.slice(0, -1)}${String(micros).padStart(3, '0')}Z`;
+  return `${isoPrefix}${THREE_DIGITS[millis]}${THREE_DIGITS[micros]}Z`;
 }
+
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 
 /** The mutable state of one run while it is being traced. */
 export interface RunState {
@@ -126,7 +137,10 @@ export class SpanNode {
  * orderChildren([llm, toolB, toolA]); // [llm, toolA, toolB] when A has the lower index
  */
 export function orderChildren(children: readonly SpanNode[]): SpanNode[] {
-  const ordered = [...children].sort((a, b) => a.sequence - b.sequence);
+  // Children are attached as they are created, so they are nearly always in sequence already.
+  const ordered = inSequence(children)
+    ? [...children]
+    : [...children].sort((a, b) => a.sequence - b.sequence);
   let start = 0;
   while (start < ordered.length) {
     if (ordered[start]?.kind !== 'tool.call') {
@@ -135,11 +149,20 @@ export function orderChildren(children: readonly SpanNode[]): SpanNode[] {
     }
     let end = start;
     while (ordered[end]?.kind === 'tool.call') end += 1;
-    const group = ordered.slice(start, end).sort(byToolIndex);
-    ordered.splice(start, group.length, ...group);
+    if (end - start > 1) {
+      const group = ordered.slice(start, end).sort(byToolIndex);
+      ordered.splice(start, group.length, ...group);
+    }
     start = end;
   }
   return ordered;
+}
+
+function inSequence(children: readonly SpanNode[]): boolean {
+  for (let i = 1; i < children.length; i += 1) {
+    if ((children[i] as SpanNode).sequence < (children[i - 1] as SpanNode).sequence) return false;
+  }
+  return true;
 }
 
 function byToolIndex(a: SpanNode, b: SpanNode): number {

@@ -1,14 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage, type Logger, nullLogger, type TraceLocation } from '@tiny-claw/core';
 import {
-  capturePayload,
+  capturePayloadInto,
+  capturesPayload,
   type PayloadCaptureOptions,
   type TracePayloadName,
 } from '../capture/payload-capture.js';
-import { type SanitizeOptions, sanitizeAttributes, sanitizeText } from '../capture/sanitize.js';
+import {
+  assignSanitized,
+  type SanitizeOptions,
+  sanitizeAttributes,
+  sanitizeText,
+} from '../capture/sanitize.js';
 import { TRACE_ID_PATTERN } from '../recorder/trace-paths.js';
 import type { TraceRecorder } from '../recorder/trace-recorder.js';
-import { TRACE_SCHEMA_VERSION, type TraceCaptureMode, type TraceTree } from '../trace-schema.js';
+import {
+  TRACE_SCHEMA_VERSION,
+  type TraceAttributes,
+  type TraceCaptureMode,
+  type TraceTree,
+} from '../trace-schema.js';
 import { newSpanId } from './span-id.js';
 import { isoWithMicros, preciseNow, type RunState, SpanNode } from './span-node.js';
 import type { SpanAttributes, SpanHandle, SpanKind, SpanStatus } from './span-types.js';
@@ -50,7 +61,7 @@ class TreeSpan implements SpanHandle {
 
   setAttributes(attributes: SpanAttributes): void {
     if (this.node.run.finished) return;
-    Object.assign(this.node.attributes, this.owner.sanitize(attributes));
+    assignSanitized(this.node.attributes, attributes, this.owner.options.attributes);
   }
 
   addEvent(name: string, attributes: SpanAttributes = {}): void {
@@ -64,7 +75,7 @@ class TreeSpan implements SpanHandle {
 
   recordPayload(name: TracePayloadName, value: unknown): void {
     if (this.node.run.finished) return;
-    Object.assign(this.node.attributes, this.owner.capture(name, value));
+    this.owner.captureInto(this.node.attributes, name, value);
   }
 
   end(status: SpanStatus = 'ok'): void {
@@ -195,14 +206,21 @@ export class TreeTracer {
     return sanitizeAttributes(attributes, this.options.attributes);
   }
 
-  /** @internal A payload's attributes under the capture mode. */
-  capture(name: TracePayloadName, value: unknown) {
+  /**
+   * Whether payload `name` is kept at all under the capture mode (metadata mode skips the model's
+   * request and response), so a caller can skip assembling it.
+   */
+  keepsPayload(name: TracePayloadName): boolean {
+    return capturesPayload(this.options.mode, name);
+  }
+
+  /** @internal A payload's attributes under the capture mode, written into `target`. */
+  captureInto(target: TraceAttributes, name: TracePayloadName, value: unknown): void {
     try {
       this.#payloads ??= this.options.payloads();
-      return capturePayload(name, value, this.#payloads);
+      capturePayloadInto(target, name, value, this.#payloads);
     } catch (error) {
       this.#logger.warn(`trace payload ${name} could not be captured: ${errorMessage(error)}`);
-      return {};
     }
   }
 
