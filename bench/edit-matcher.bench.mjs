@@ -120,14 +120,16 @@ for (const file of files) {
       strategyAlone: alone.median,
     };
     rows.push({
-      measure: `${file.label}: ${name} hit, ms`,
-      value: round(pipeline.median),
+      measure: `${file.label}: ${name} hit`,
+      unit: 'ms',
+      figure: round(pipeline.median),
       goal: isExact ? '≤ 5 ms' : `≤ ${goal} ms (after earlier misses)`,
-      ok: pipeline.median <= goal,
+      pass: pipeline.median <= goal,
     });
     rows.push({
-      measure: `${file.label}: ${name} alone, ms`,
-      value: round(alone.median),
+      measure: `${file.label}: ${name} alone`,
+      unit: 'ms',
+      figure: round(alone.median),
       goal: '—',
     });
   }
@@ -135,21 +137,24 @@ for (const file of files) {
   const miss = time(() => findMatch(file.text, old));
   if (miss.last.found) throw new Error(`${file.label}: the miss case matched`);
   rows.push({
-    measure: `${file.label}: full miss cascade, ms`,
-    value: round(miss.median),
+    measure: `${file.label}: full miss cascade`,
+    unit: 'ms',
+    figure: round(miss.median),
     goal: `≤ ${file.missGoal} ms`,
     ok: miss.median <= file.missGoal,
   });
   rows.push({
-    measure: `${file.label}: full miss cascade, max ms`,
-    value: round(miss.max),
+    measure: `${file.label}: full miss cascade, max`,
+    unit: 'ms',
+    figure: round(miss.max),
     goal: `≤ ${MATCHER_LIMITS.budgetMs} ms budget (+50 slack)`,
     ok: miss.max <= MATCHER_LIMITS.budgetMs + 50,
   });
   const diagnose = time(() => describeNotFound('bench.ts', file.text, old, 'not_found'));
   rows.push({
-    measure: `${file.label}: not-found diagnosis, ms`,
-    value: round(diagnose.median),
+    measure: `${file.label}: not-found diagnosis`,
+    unit: 'ms',
+    figure: round(diagnose.median),
     goal: '— (after the cascade)',
   });
 }
@@ -168,22 +173,25 @@ for (const length of [900, 2_000, 5_000, 10_000]) {
   const result = time(() => findMatch(content, old));
   const rssDelta = (process.memoryUsage().rss - before) / 1024 / 1024;
   rows.push({
-    measure: `3 middle lines × ${length} chars (${result.last.found ? result.last.strategy : 'miss'}), ms`,
-    value: round(result.median),
+    measure: `3 middle lines × ${length} chars (${result.last.found ? result.last.strategy : 'miss'})`,
+    unit: 'ms',
+    figure: round(result.median),
     goal: `≤ ${MATCHER_LIMITS.budgetMs} ms budget`,
     ok: result.max <= MATCHER_LIMITS.budgetMs + 50,
   });
   rows.push({
-    measure: `3 middle lines × ${length} chars, RSS Δ MB`,
-    value: round(rssDelta, 1),
+    measure: `3 middle lines × ${length} chars, RSS Δ`,
+    unit: 'MB',
+    figure: round(rssDelta, 1),
     goal: 'flat (O(min) memory)',
   });
   const a = 'q'.repeat(length);
   const b = `${'q'.repeat(length - 5)}zzzzz`;
   const lev = time(() => boundedLevenshtein(a, b, Math.floor(length * 0.2)));
   rows.push({
-    measure: `levenshtein ${length}² band 20%, ms`,
-    value: round(lev.median),
+    measure: `levenshtein ${length}² band 20%`,
+    unit: 'ms',
+    figure: round(lev.median),
     goal: '—',
   });
 }

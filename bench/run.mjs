@@ -1,8 +1,10 @@
 // Runs the bench scripts, each in its own process, and prints every performance row's figures next
 // to their goals.
 //
-//   node bench/run.mjs                 every bench/*.bench.mjs and bench/peers/*.bench.mjs; writes
-//                                      bench/results/<YYYY-MM-DD>.json; fails only when a script crashes
+//   node bench/run.mjs                 every bench/*.bench.mjs; writes bench/results/<YYYY-MM-DD>.json;
+//                                      fails only when a script crashes
+//   node bench/run.mjs --peers         also the side-by-side run against the peer CLIs
+//                                      (bench/peers/run.mjs: downloads them, a few minutes)
 //   node bench/run.mjs <part-of-name>  only the scripts whose file name contains it
 //   node bench/run.mjs --quick         the quick subset with small N (BENCH_QUICK=1); fails when a
 //                                      script crashes or a gated ratio is over its bound (CI)
@@ -36,19 +38,21 @@ if (args[0] === '--markdown') {
   process.exit(0);
 }
 const isQuick = args.includes('--quick');
+const withPeers = args.includes('--peers');
 const only = args.filter((a) => !a.startsWith('--'));
 
 function scripts() {
-  const found = [];
-  for (const dir of [benchDir, join(benchDir, 'peers')]) {
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).sort()) {
-      if (file.endsWith('.bench.mjs')) found.push(join(dir, file));
-    }
-  }
+  const found = readdirSync(benchDir)
+    .filter((file) => file.endsWith('.bench.mjs'))
+    .sort()
+    .map((file) => join(benchDir, file));
+  const peers = join(benchDir, 'peers', 'run.mjs');
+  if (withPeers && !isQuick && existsSync(peers)) found.push(peers);
   return found
     .filter((path) => !isQuick || QUICK.includes(basename(path)))
-    .filter((path) => only.length === 0 || only.some((part) => basename(path).includes(part)));
+    .filter(
+      (path) => only.length === 0 || only.some((part) => relative(benchDir, path).includes(part)),
+    );
 }
 
 /** Result files (JSON) under bench/results, except the dated summaries this runner writes. */
@@ -63,11 +67,16 @@ function resultFiles(dir = resultsDir) {
   return out;
 }
 
-/** Records from the result files a script wrote while it ran. */
+/** Result files already read, with the modification time they had then. */
+const consumed = new Map();
+
+/** Records from the result files a script wrote while it ran (each version of a file once). */
 function recordsWrittenSince(startedMs) {
   const records = [];
   for (const file of resultFiles()) {
-    if (statSync(file).mtimeMs < startedMs) continue;
+    const { mtimeMs } = statSync(file);
+    if (mtimeMs < startedMs || consumed.get(file) === mtimeMs) continue;
+    consumed.set(file, mtimeMs);
     let data;
     try {
       data = JSON.parse(readFileSync(file, 'utf8'));
@@ -128,6 +137,12 @@ if (!isQuick && only.length === 0) {
     `${JSON.stringify({ at: new Date().toISOString(), machine, runs, records }, null, 2)}\n`,
   );
   console.log(`results: ${relative(process.cwd(), file)}`);
+}
+const peersTable = join(benchDir, 'peers', 'RESULTS.md');
+if (!isQuick && existsSync(peersTable)) {
+  console.log(
+    `side by side with the peer CLIs: ${relative(process.cwd(), peersTable)}${withPeers ? '' : ' (re-measure with --peers)'}`,
+  );
 }
 process.exitCode = crashed.length > 0 || (isQuick && gateFailures.length > 0) ? 1 : 0;
 
