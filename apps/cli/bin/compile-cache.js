@@ -22,8 +22,9 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /**
- * Evaluate the CommonJS bundle `file` (its first line `// tiny-claw build <id>` names the build)
- * and return its exports.
+ * Evaluate the CommonJS bundle `file` and return its exports. The file is the build's function
+ * expression `(function (exports, require, module, __filename, __dirname) {…})`, after a first
+ * line `// tiny-claw build <id>` that names the build.
  *
  * @example
  * const { main } = requireWithCompileCache(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)));
@@ -41,9 +42,7 @@ export function requireWithCompileCache(file) {
       // No cache yet: compile from source and write one at exit.
     }
   }
-  // The bundle came from ES modules, which are always strict.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {'use strict';${source}\n})`;
-  const script = new Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {

@@ -91,7 +91,12 @@ if (leftImports.length > 0) {
 const cliText = cli.outputFiles[0].text;
 if (!/^[\p{ASCII}]*$/u.test(cliText)) throw new Error('bundle: cli.cjs is not pure ASCII');
 const buildId = createHash('sha256').update(cliText).digest('hex').slice(0, 16);
-writeFileSync(join(outdir, 'cli.cjs'), `// tiny-claw build ${buildId}\n${cliText}`);
+// Written as the function the loader calls, so it does not have to build a second 3 MB string.
+// ES modules are always strict, and so must the bundle made of them be.
+writeFileSync(
+  join(outdir, 'cli.cjs'),
+  `// tiny-claw build ${buildId}\n(function (exports, require, module, __filename, __dirname) {'use strict';\n${cliText}\n})`,
+);
 
 // What an earlier build wrote and this one did not (chunks carry a content hash in their names,
 // and before bundling tsc wrote one .js per source file) would otherwise pile up in dist/.
