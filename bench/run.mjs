@@ -21,6 +21,8 @@ import { benchDir, formatFigure, mark, ROWS, resultsDir, toRecord } from './lib.
 /** The quick subset: each reports ratios to a floor measured in the same run, with gates. */
 const QUICK = [
   'cold-start.bench.mjs',
+  'first-request.bench.mjs',
+  'memory.bench.mjs',
   'per-step.bench.mjs',
   'parallel-reads.bench.mjs',
   'tracing-overhead.bench.mjs',
@@ -70,13 +72,17 @@ function resultFiles(dir = resultsDir) {
 /** Result files already read, with the modification time they had then. */
 const consumed = new Map();
 
-/** Records from the result files a script wrote while it ran (each version of a file once). */
-function recordsWrittenSince(startedMs) {
-  const records = [];
+/**
+ * Records from the result files script `script` wrote while it ran (each version of a file once):
+ * the files named after the script when there are any — so a bench someone runs by hand meanwhile
+ * is not mixed in — else every file written in that time.
+ */
+function recordsWrittenSince(startedMs, script) {
+  const expected = basename(script).replace(/\.bench\.mjs$|\.mjs$/, '');
+  const fresh = [];
   for (const file of resultFiles()) {
     const { mtimeMs } = statSync(file);
     if (mtimeMs < startedMs || consumed.get(file) === mtimeMs) continue;
-    consumed.set(file, mtimeMs);
     let data;
     try {
       data = JSON.parse(readFileSync(file, 'utf8'));
@@ -85,9 +91,15 @@ function recordsWrittenSince(startedMs) {
     }
     const name = data.name ?? basename(file, '.json');
     const rows = Array.isArray(data.records) ? data.records : data.rows;
-    if (!Array.isArray(rows)) continue;
-    for (const row of rows)
+    if (Array.isArray(rows)) fresh.push({ file, mtimeMs, name, rows });
+  }
+  const own = fresh.filter((f) => f.name === expected);
+  const records = [];
+  for (const { file, mtimeMs, name, rows } of own.length > 0 ? own : fresh) {
+    consumed.set(file, mtimeMs);
+    for (const row of rows) {
       records.push({ ...toRecord(name, row), source: relative(benchDir, file) });
+    }
   }
   return records;
 }
@@ -105,7 +117,7 @@ for (const path of scripts()) {
     env: { ...process.env, ...(isQuick ? { BENCH_QUICK: '1' } : {}) },
   });
   const ms = Date.now() - started;
-  const found = recordsWrittenSince(started);
+  const found = recordsWrittenSince(started, path);
   records.push(...found);
   const status = result.status === 0 ? 'ok' : `exit ${result.status ?? result.signal}`;
   runs.push({ script: name, status, seconds: Math.round(ms / 100) / 10, records: found.length });
