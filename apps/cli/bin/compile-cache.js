@@ -7,6 +7,7 @@
 // ($XDG_CACHE_HOME/tiny-claw, else ~/.cache/tiny-claw), one file per bundle, written atomically;
 // anything that goes wrong with it only means compiling from source. NODE_DISABLE_COMPILE_CACHE=1
 // turns it off, as it does Node's own.
+import { createHash } from 'node:crypto';
 import {
   mkdirSync,
   readdirSync,
@@ -57,10 +58,16 @@ function cachePath(file, build) {
   const xdg = process.env.XDG_CACHE_HOME;
   const root = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   const name = basename(file).replace(/\.[^.]+$/, '');
+  // V8 refuses a cache made under other flags: processes started with different Node options
+  // keep caches of their own rather than replacing each other's on every start.
+  const options = createHash('sha256')
+    .update(JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? '']))
+    .digest('hex')
+    .slice(0, 8);
   return join(
     root,
     'tiny-claw',
-    `${name}-${build}-${process.version}-${process.arch}-${process.versions.v8}.v8cache`,
+    `${name}-${build}-${process.version}-${process.arch}-${options}.v8cache`,
   );
 }
 
