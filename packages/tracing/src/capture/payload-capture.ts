@@ -80,7 +80,8 @@ export function capturesPayload(mode: TraceCaptureMode, name: TracePayloadName):
 }
 
 /**
- * {@link capturePayload} written straight into `target` (a span's attributes).
+ * {@link capturePayload} written straight into `target` (a span's attributes). Given `hashLater`,
+ * the `<name>_hash` attribute is written empty and `hashLater` is told what to hash into it.
  *
  * @example
  * capturePayloadInto(node.attributes, 'tool_arguments', { path: 'a.txt' }, options);
@@ -90,11 +91,16 @@ export function capturePayloadInto(
   name: TracePayloadName,
   value: unknown,
   options: PayloadCaptureOptions,
+  hashLater?: (attribute: string, serialized: string) => void,
 ): TraceAttributes {
   if (!capturesPayload(options.mode, name)) return target;
   const serialized = typeof value === 'string' ? value : stableJson(value);
   const names = attributeNames(name);
-  const hash = keyedHash(options.salt, serialized);
+  // With `hashLater` the hash is left to the caller (the tracer hashes a run's payloads in one go
+  // when it ends); the attribute keeps its place meanwhile.
+  let hash = '';
+  if (hashLater) hashLater(names.hash, serialized);
+  else hash = keyedHash(options.salt, serialized);
   // Everything is worked out before the first write: a capture that throws leaves no half.
   if (options.mode === 'replay') {
     const copy = toTraceValue(value, options.sanitize) ?? null;

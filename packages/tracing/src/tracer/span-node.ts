@@ -52,6 +52,8 @@ export interface RunState {
   readonly open: Set<SpanNode>;
   finished: boolean;
   sequence: number;
+  /** Payload fingerprints still to compute: into `target[attribute]`, the hash of `text`. */
+  readonly pendingHashes: Array<{ target: TraceAttributes; attribute: string; text: string }>;
 }
 
 /**

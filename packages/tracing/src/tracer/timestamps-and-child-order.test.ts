@@ -27,6 +27,7 @@ describe('the order of a span’s children', () => {
     open: new Set(),
     finished: false,
     sequence: 0,
+    pendingHashes: [],
   });
   const node = (state: RunState, kind: string, parent?: SpanNode, index?: number) => {
     const span = new SpanNode({ spanId: kind, parent, kind, name: kind, run: state });

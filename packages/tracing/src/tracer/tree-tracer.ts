@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { errorMessage, type Logger, nullLogger, type TraceLocation } from '@tiny-claw/core';
+import { keyedHash } from '../capture/keyed-hash.js';
 import {
   capturePayloadInto,
   capturesPayload,
@@ -14,12 +15,7 @@ import {
 } from '../capture/sanitize.js';
 import { TRACE_ID_PATTERN } from '../recorder/trace-paths.js';
 import type { TraceRecorder } from '../recorder/trace-recorder.js';
-import {
-  TRACE_SCHEMA_VERSION,
-  type TraceAttributes,
-  type TraceCaptureMode,
-  type TraceTree,
-} from '../trace-schema.js';
+import { TRACE_SCHEMA_VERSION, type TraceCaptureMode, type TraceTree } from '../trace-schema.js';
 import { newSpanId } from './span-id.js';
 import { isoWithMicros, preciseNow, type RunState, SpanNode } from './span-node.js';
 import type { SpanAttributes, SpanHandle, SpanKind, SpanStatus } from './span-types.js';
@@ -75,7 +71,7 @@ class TreeSpan implements SpanHandle {
 
   recordPayload(name: TracePayloadName, value: unknown): void {
     if (this.node.run.finished) return;
-    this.owner.captureInto(this.node.attributes, name, value);
+    this.owner.captureInto(this.node, name, value);
   }
 
   end(status: SpanStatus = 'ok'): void {
@@ -125,6 +121,7 @@ export class TreeTracer {
       open: new Set(),
       finished: false,
       sequence: 0,
+      pendingHashes: [],
     };
     const root = new SpanNode({
       spanId: newSpanId(),
@@ -173,6 +170,7 @@ export class TreeTracer {
     }
     root.end(status);
     state.finished = true;
+    this.#hashPending(state);
     const tree: TraceTree = {
       schema_version: TRACE_SCHEMA_VERSION,
       trace_id: state.traceId,
@@ -214,13 +212,36 @@ export class TreeTracer {
     return capturesPayload(this.options.mode, name);
   }
 
-  /** @internal A payload's attributes under the capture mode, written into `target`. */
-  captureInto(target: TraceAttributes, name: TracePayloadName, value: unknown): void {
+  /**
+   * @internal A payload's attributes under the capture mode, written into the span's attributes.
+   * The keyed hash is computed when the run ends, with every other one of the run: one tight loop
+   * of HMACs costs a fraction of the same HMACs spread over the steps, and keeps them off each
+   * step's path.
+   */
+  captureInto(node: SpanNode, name: TracePayloadName, value: unknown): void {
     try {
       this.#payloads ??= this.options.payloads();
-      capturePayloadInto(target, name, value, this.#payloads);
+      const { attributes, run } = node;
+      capturePayloadInto(attributes, name, value, this.#payloads, (attribute, text) => {
+        run.pendingHashes.push({ target: attributes, attribute, text });
+      });
     } catch (error) {
       this.#logger.warn(`trace payload ${name} could not be captured: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Fill in the payload fingerprints a run left for its end (see {@link captureInto}). */
+  #hashPending(state: RunState): void {
+    const pending = state.pendingHashes.splice(0);
+    if (pending.length === 0 || !this.#payloads) return;
+    const { salt } = this.#payloads;
+    for (const { target, attribute, text } of pending) {
+      try {
+        target[attribute] = keyedHash(salt, text);
+      } catch (error) {
+        delete target[attribute];
+        this.#logger.warn(`trace payload could not be fingerprinted: ${errorMessage(error)}`);
+      }
     }
   }
 
