@@ -4,7 +4,7 @@
 // `node -e 0` (spawn to exit) and node doing one `fetch` to the same model (spawn to arrival).
 // Processes get the caller's environment (as a user's would: NODE_EXTRA_CA_CERTS, for one, costs
 // every Node process tens of milliseconds here) with tiny-claw's own settings replaced.
-// Quick mode gates the ratio to `node -e 0`.
+// Quick mode gates the ratio to node + one fetch.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +87,7 @@ rmSync(home, { recursive: true, force: true });
 const floor = stats(samples.floor).median;
 const first = stats(samples.first);
 const ratio = first.median / floor;
+const overFetch = first.median / stats(samples.fetch).median;
 report(
   'first-request',
   [
@@ -110,8 +111,16 @@ report(
       figure: round(ratio, 3),
       unit: '×',
       goal: '—',
-      // Quick mode: unbundled start-up was ~6× the floor here; noise stays well under 5×.
-      ...(quick ? { gate: { max: 5 } } : {}),
+    },
+    {
+      measure: 'time to first model request / node + one fetch',
+      figure: round(overFetch, 3),
+      unit: '×',
+      goal: '—',
+      // Quick mode gates this ratio, not the one to `node -e 0`: constant costs of every Node
+      // process (NODE_EXTRA_CA_CERTS adds ~60 ms here) shift that one by 2× between machines.
+      // Unbundled start-up was 5.7× here without extra CA certificates; now 2-3×.
+      ...(quick ? { gate: { max: 4.5 } } : {}),
     },
     {
       measure: 'one-turn run to exit, median',
