@@ -14,7 +14,7 @@
 // bench/results/ (same record shape, or the older { measure, value, goal, ok } rows) is read too.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, release } from 'node:os';
+import { cpus, loadavg, release } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { benchDir, formatFigure, mark, ROWS, resultsDir, toRecord } from './lib.mjs';
 
@@ -107,6 +107,7 @@ function recordsWrittenSince(startedMs, script) {
 const runs = [];
 const records = [];
 const wallStart = Date.now();
+const loadAtStart = loadavg()[0];
 for (const path of scripts()) {
   const name = relative(benchDir, path);
   console.log(`\n== ${name}${isQuick ? ' (quick)' : ''}`);
@@ -143,6 +144,8 @@ if (!isQuick && only.length === 0) {
     platform: `${process.platform} ${release()}`,
     cpus: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
+    // Other work on the machine moves every figure: the 1-minute load average before and after.
+    load: [Math.round(loadAtStart * 100) / 100, Math.round(loadavg()[0] * 100) / 100],
   };
   writeFileSync(
     file,
