@@ -56,7 +56,7 @@ const schemaCache = new WeakMap<JsonObject, number>();
  * that measuring the whole history on every step costs a lookup per message, not a pass over it.
  *
  * @example
- * messageTokens(msg.user('上下文压缩')); // ≈ 4
+ * messageTokens(msg.user('上下文压缩')); // 4
  */
 export function messageTokens(message: Message): number {
   const cached = messageCache.get(message);
@@ -73,7 +73,7 @@ export function messageTokens(message: Message): number {
  * Estimated tokens of the messages of a request (see {@link messageTokens}).
  *
  * @example
- * historyTokens(state.messages); // ≈ 12,400
+ * historyTokens(state.messages); // the sum of messageTokens over the messages
  */
 export function historyTokens(messages: readonly Message[]): number {
   let total = 0;
