@@ -38,6 +38,8 @@ export function runCli(options: RunCliOptions): Promise<CliResult> {
     HOME: process.env.HOME ?? '/tmp',
     // The developer's own ~/.config/tiny-claw/.env must not reach the CLI under test either.
     XDG_CONFIG_HOME: join(tmpdir(), 'tiny-claw-test-no-user-config'),
+    // Compile caches of the CLI under test stay out of the developer's ~/.cache.
+    XDG_CACHE_HOME: join(tmpdir(), 'tiny-claw-test-cache'),
     NO_COLOR: '1',
     ...options.env,
   };
