@@ -64,6 +64,14 @@ describe('committed report text', () => {
     );
   });
 
+  it('prints a union of string literals in one order, however the compiler ordered it', () => {
+    const one = tidyReport('export const a: Setting<"off" | "auto" | "cli">;\n', entry);
+    const other = tidyReport('export const a: Setting<"cli" | "off" | "auto">;\n', entry);
+    expect(one).toBe(other);
+    expect(one).toContain('Setting<"auto" | "cli" | "off">');
+    expect(tidyReport('type T = "b" | number | "a";\n', entry)).toContain('"b" | number | "a"');
+  });
+
   it('is stable: tidying a tidy report changes nothing', () => {
     const once = tidyReport(RAW, entry);
     expect(tidyReport(once, entry)).toBe(once);

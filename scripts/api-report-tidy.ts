@@ -28,6 +28,16 @@ function withoutNoise(line: string): string | undefined {
   return kept.length === 0 ? undefined : `${indent}// ${kept.join(' ')}`;
 }
 
+// TypeScript prints the members of a union in the order it first created their types, which
+// depends on the order files were checked: an incremental build and a fresh one can print the same
+// string-literal union differently. Runs of string literals are sorted, so the report only changes
+// when the surface does.
+const LITERAL_UNION = /"[^"\\\n]*"(?: \| "[^"\\\n]*")+/g;
+
+function sortedUnion(union: string): string {
+  return union.split(' | ').sort().join(' | ');
+}
+
 /**
  * The committed form of a report: `\n` line endings, a title naming the import path, a note saying how
  * it is regenerated, no `@public` / `(undocumented)` notes, and single blank lines between declarations.
@@ -50,7 +60,7 @@ export function tidyReport(
       lines.push(GENERATED_NOTE);
       continue;
     }
-    const kept = withoutNoise(line);
+    const kept = withoutNoise(line)?.replace(LITERAL_UNION, sortedUnion);
     if (kept === undefined) continue;
     // Dropping a note can leave two blank lines in a row; keep one.
     if (kept.trim() === '' && lines.at(-1)?.trim() === '') continue;
