@@ -77,7 +77,11 @@ describe('the explore tool through the CLI', () => {
       { text: `The port is set in ports.ts (${SENTINEL}).` },
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const json = JSON.parse(result.stdout) as { text: string; sessionKey: string; tracePath: string };
+    const json = JSON.parse(result.stdout) as {
+      text: string;
+      sessionKey: string;
+      tracePath: string;
+    };
     expect(json.text).toContain(SENTINEL);
 
     // The child's tool lines are tagged with its session on stderr.
@@ -91,7 +95,9 @@ describe('the explore tool through the CLI', () => {
     expect(exploreCall?.name).toBe('tool.explore');
     const child = exploreCall?.children.find((span) => span.kind === 'subagent.run');
     expect(child).toBeDefined();
-    const childSpans = (child?.children ?? []).flatMap((step) => step.children.map((span) => span.name));
+    const childSpans = (child?.children ?? []).flatMap((step) =>
+      step.children.map((span) => span.name),
+    );
     expect(childSpans.filter((name) => name === 'tool.read')).toHaveLength(2);
     expect(childSpans.some((name) => name.startsWith('llm.'))).toBe(true);
 

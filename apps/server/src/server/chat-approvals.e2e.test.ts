@@ -2,11 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { feishuChatSession } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
-import {
-  type FakeFeishuMessage,
-  feishuCardActionEvent,
-  feishuMessageEvent,
-} from '@tiny-claw/testkit';
+import { type FakeFeishuMessage, feishuCardActionEvent } from '@tiny-claw/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, VERIFICATION_TOKEN } from '../__fixtures__/harness.js';
 
