@@ -99,6 +99,17 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     logger,
     ...(input.provider ? { provider: input.provider } : {}),
   });
+  // Bash is confined only when bubblewrap works here; a fallback of `auto` is said once, at start.
+  const appHealth = app.health();
+  if (
+    appHealth.tools.includes('bash') &&
+    appHealth.sandbox.active === 'off' &&
+    appHealth.sandbox.mode !== 'off'
+  ) {
+    logger.warn(
+      `bash commands run unconfined: ${appHealth.sandbox.reason}. Install bubblewrap to confine them, or set TINY_CLAW_SANDBOX=off to silence this.`,
+    );
+  }
 
   const cancel = new AbortController();
   let feishu: FeishuRuntime | undefined;
