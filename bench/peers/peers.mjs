@@ -23,9 +23,11 @@ function baseEnv(home) {
 
 /**
  * tiny-claw through its built CLI, as a user launches it: `node apps/cli/bin/tiny-claw.js run`.
- * The provider is OpenAI Chat Completions at the mock; only the read tool is enabled.
+ * The provider is OpenAI Chat Completions at the mock; only the read tool is enabled. `cacheDir`
+ * (XDG_CACHE_HOME) is kept across the warm-up and the measured runs: the CLI keeps V8's compiled
+ * code there after its first run, as it does for a user, and the warm-up is that first run.
  */
-export function tinyClaw(repoRoot) {
+export function tinyClaw(repoRoot, cacheDir) {
   const bin = join(repoRoot, 'apps/cli/bin/tiny-claw.js');
   const dist = join(repoRoot, 'apps/cli/dist/main.js');
   return {
@@ -51,6 +53,7 @@ export function tinyClaw(repoRoot) {
           TINY_CLAW_PROVIDER: 'openai',
           TINY_CLAW_ENABLED_TOOLS: 'read',
           TINY_CLAW_STATE_DIR: state,
+          ...(cacheDir ? { XDG_CACHE_HOME: cacheDir } : {}),
         },
       };
     },

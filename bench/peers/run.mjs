@@ -186,7 +186,7 @@ log(`floor: node -e 0 = ${floor.median_ms} ms (median of ${floor.samples_ms.leng
 
 // ---- prepare the CLIs --------------------------------------------------------------------------
 const candidates = [
-  tinyClaw(repoRoot),
+  tinyClaw(repoRoot, join(root, 'tiny-claw-cache')),
   codex(prefix, opts['codex-version']),
   claude(prefix, opts['claude-version']),
 ].filter((p) => wanted.includes(p.name));
