@@ -1,7 +1,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { access, readdir, readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createTempWorkspace, runCli, type TempWorkspace, writeScript } from '@tiny-claw/testkit';
+import {
+  createTempWorkspace,
+  processesWith,
+  runCli,
+  survivingProcesses,
+  type TempWorkspace,
+  writeScript,
+} from '@tiny-claw/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bin } from './__fixtures__/approval-cli.js';
 
@@ -67,34 +74,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-
-/** Live (not zombie) processes whose command line contains `text`, with their names. */
-async function processesWith(text: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-      if (!cmdline.includes(text)) continue;
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** The run's processes once they had a generous bound to die (polled, no clock decides). */
-async function survivors(): Promise<number[]> {
-  let left = await processesWith(unique);
-  for (let tries = 0; tries < 250 && left.length > 0; tries += 1) {
-    await delay(40);
-    left = await processesWith(unique);
-  }
-  return left;
-}
 
 interface RunningCli {
   child: ChildProcessWithoutNullStreams;
@@ -165,7 +144,7 @@ describe('the sandboxed bash of the CLI', () => {
     );
     run.child.kill('SIGKILL');
     await run.exited;
-    expect(await survivors()).toEqual([]);
+    expect(await survivingProcesses(unique)).toEqual([]);
     expect(await appearsWithin(ws.path('marker.txt'), 4_000)).toBe(false);
   });
 
@@ -209,6 +188,6 @@ describe('the CLI without the sandbox', () => {
     await run.exited;
     // The shells die with the CLI; the `sleep` they started ends on its own.
     expect(await appearsWithin(ws.path('marker.txt'), 4_000)).toBe(false);
-    expect(await survivors()).toEqual([]);
+    expect(await survivingProcesses(unique)).toEqual([]);
   });
 });

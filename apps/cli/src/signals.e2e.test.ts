@@ -1,8 +1,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { access, readdir, readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { RunResult } from '@tiny-claw/core';
-import { createTempWorkspace, type TempWorkspace, writeScript } from '@tiny-claw/testkit';
+import {
+  createTempWorkspace,
+  processesWith,
+  survivingProcesses,
+  type TempWorkspace,
+  writeScript,
+} from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bin } from './__fixtures__/approval-cli.js';
 
@@ -93,37 +99,6 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** Live (not zombie) processes whose command line contains `text`. */
-async function processesWith(text: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
-      if (!cmdline.includes(text)) continue;
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/**
- * The processes the run started, once they had the chance to die: a killed process takes a
- * moment to leave the process table, so this waits up to a generous bound for them to go.
- */
-async function survivors(): Promise<number[]> {
-  for (let tries = 0; tries < 250; tries += 1) {
-    const left = await processesWith(marker);
-    if (left.length === 0) return left;
-    await delay(20);
-  }
-  return processesWith(marker);
-}
-
 async function cancelledBy(signal: 'SIGTERM' | 'SIGHUP') {
   const gate = ws.path('started');
   const run = await startRun(`: > started; sleep 30.${marker}`);
@@ -143,7 +118,7 @@ describe('signals while a run is working', () => {
     expect(result.stopReason).toBe('cancelled');
     expect(trace.root.status).toBe('cancelled');
     expect(trace.root.attributes.stop_reason).toBe('cancelled');
-    expect(await survivors()).toEqual([]);
+    expect(await survivingProcesses(marker, { intervalMs: 20 })).toEqual([]);
   });
 
   it('SIGHUP cancels like Ctrl-C: exit 143, the trace ends cancelled, no command left running', async () => {
@@ -152,7 +127,7 @@ describe('signals while a run is working', () => {
     expect(stderr).toContain('SIGHUP received: cancelling the run');
     expect(result.stopReason).toBe('cancelled');
     expect(trace.root.status).toBe('cancelled');
-    expect(await survivors()).toEqual([]);
+    expect(await survivingProcesses(marker, { intervalMs: 20 })).toEqual([]);
   });
 
   it('a second Ctrl-C quits at once and still kills a command that ignores SIGTERM', async () => {
@@ -166,7 +141,7 @@ describe('signals while a run is working', () => {
     expect(await run.exited, run.stderr()).toBe(130);
     // Quit at once: no run result was printed, the cancelled run never got to finish.
     expect(run.stdout()).toBe('');
-    expect(await survivors()).toEqual([]);
+    expect(await survivingProcesses(marker, { intervalMs: 20 })).toEqual([]);
   });
 
   it('a second signal of another kind quits at once too, with its own code', async () => {
@@ -178,6 +153,6 @@ describe('signals while a run is working', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited, run.stderr()).toBe(143);
     expect(run.stdout()).toBe('');
-    expect(await survivors()).toEqual([]);
+    expect(await survivingProcesses(marker, { intervalMs: 20 })).toEqual([]);
   });
 });

@@ -50,6 +50,7 @@ export {
   type SseEvent,
   startFakeLlmServer,
 } from './fake-llm/index.js';
+export { processesWith, survivingProcesses } from './processes.js';
 export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
 export { writeScript } from './script-file.js';
 export { createTempWorkspace, type TempWorkspace } from './temp-workspace.js';
