@@ -35,6 +35,15 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
   let streamed = '';
   let runId: string | undefined;
 
+  const callLine = (event: Extract<RunEvent, { type: 'tool.start' }>): string =>
+    `${paint('cyan', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}`;
+  const resultLine = ({ call, output }: Extract<RunEvent, { type: 'tool.end' }>): string => {
+    const firstLine = printable(output.content.split('\n', 1)[0] ?? '');
+    return output.isError
+      ? paint('red', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
+      : paint('green', `← ${printable(call.name)} ok (${output.content.length} chars)`);
+  };
+
   const show = (event: RunEvent): void => {
     switch (event.type) {
       case 'step.start':
@@ -60,19 +69,12 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
         return;
       }
       case 'tool.start':
-        stderr(`${paint('cyan', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}\n`);
+        stderr(`${callLine(event)}\n`);
         return;
-      case 'tool.end': {
-        const { call, output } = event;
+      case 'tool.end':
         // A paused call is not a failure; `approval.required` says what happens next.
-        if (event.status === 'suspended') return;
-        const firstLine = printable(output.content.split('\n', 1)[0] ?? '');
-        const summary = output.isError
-          ? paint('red', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
-          : paint('green', `← ${printable(call.name)} ok (${output.content.length} chars)`);
-        stderr(`${summary}\n`);
+        if (event.status !== 'suspended') stderr(`${resultLine(event)}\n`);
         return;
-      }
       case 'approval.required':
         stderr(
           `${paint('yellow', `⏸ ${printable(event.call.name)} waits for approval`)} ${paint('dim', `(request ${event.approvalId})`)}\n`,
@@ -106,20 +108,11 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
         stderr(`${tag} ${paint('dim', `started (max ${event.maxSteps} steps)`)}\n`);
         return;
       case 'tool.start':
-        stderr(
-          `${tag} ${paint('cyan', `→ ${printable(event.call.name)}`)} ${previewArgs(event.call)}\n`,
-        );
+        stderr(`${tag} ${callLine(event)}\n`);
         return;
-      case 'tool.end': {
-        if (event.status === 'suspended') return;
-        const { call, output } = event;
-        const firstLine = printable(output.content.split('\n', 1)[0] ?? '');
-        const summary = output.isError
-          ? paint('red', `← ${printable(call.name)} failed: ${truncate(firstLine, 200)}`)
-          : paint('green', `← ${printable(call.name)} ok (${output.content.length} chars)`);
-        stderr(`${tag} ${summary}\n`);
+      case 'tool.end':
+        if (event.status !== 'suspended') stderr(`${tag} ${resultLine(event)}\n`);
         return;
-      }
       case 'run.finish':
         stderr(
           `${tag} ${paint('dim', `finished: ${event.result.stopReason} after ${event.result.steps} step${event.result.steps === 1 ? '' : 's'}`)}\n`,
