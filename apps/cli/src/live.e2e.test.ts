@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTempWorkspace, runCli } from '@tiny-claw/testkit';
+import { createTempWorkspace, runCli, type TempWorkspace } from '@tiny-claw/testkit';
 import { describe, expect, it } from 'vitest';
 
 // Live smoke tests against the real vendors: the seeds' read → edit demo, judged only by the file's
@@ -13,6 +13,25 @@ const vendors = [
   { provider: 'claude', key: 'ANTHROPIC_API_KEY', extra: ['ANTHROPIC_BASE_URL'] },
 ] as const;
 
+/** The CLI's environment for one vendor in `ws`, with the caller's base URL and model passed on. */
+function liveEnv(
+  vendor: (typeof vendors)[number],
+  key: string,
+  ws: TempWorkspace,
+  more: Record<string, string>,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    TINY_CLAW_PROVIDER: vendor.provider,
+    [vendor.key]: key,
+    TINY_CLAW_STATE_DIR: ws.path('.state'),
+    TINY_CLAW_WORKDIR: ws.dir,
+    ...more,
+  };
+  for (const name of vendor.extra) if (process.env[name]) env[name] = process.env[name] as string;
+  if (process.env.TINY_CLAW_MODEL) env.TINY_CLAW_MODEL = process.env.TINY_CLAW_MODEL;
+  return env;
+}
+
 for (const vendor of vendors) {
   const key = process.env[vendor.key];
   describe.skipIf(!key)(`live ${vendor.provider} (skipped: ${vendor.key} is not set)`, () => {
@@ -21,18 +40,11 @@ for (const vendor of vendors) {
         'greeting.py': 'def greet(name):\n    return "Hello, " + name\n',
       });
       try {
-        const env: Record<string, string> = {
-          TINY_CLAW_PROVIDER: vendor.provider,
-          [vendor.key]: key as string,
-          TINY_CLAW_STATE_DIR: ws.path('.state'),
-          TINY_CLAW_WORKDIR: ws.dir,
+        const env = liveEnv(vendor, key as string, ws, {
           TINY_CLAW_ENABLED_TOOLS: 'read,edit',
           // Nobody is there to approve the edit.
           TINY_CLAW_APPROVAL_PROVIDER: 'off',
-        };
-        for (const name of vendor.extra)
-          if (process.env[name]) env[name] = process.env[name] as string;
-        if (process.env.TINY_CLAW_MODEL) env.TINY_CLAW_MODEL = process.env.TINY_CLAW_MODEL;
+        });
         const result = await runCli({
           bin,
           args: [
@@ -61,17 +73,8 @@ for (const vendor of vendors) {
         'config/names.ts': 'export const SERVICE = "ledger";\n',
       });
       try {
-        const env: Record<string, string> = {
-          TINY_CLAW_PROVIDER: vendor.provider,
-          [vendor.key]: key as string,
-          TINY_CLAW_STATE_DIR: ws.path('.state'),
-          TINY_CLAW_WORKDIR: ws.dir,
-          // The parent sees only explore: whatever it learns, the explorer read.
-          TINY_CLAW_ENABLED_TOOLS: 'explore',
-        };
-        for (const name of vendor.extra)
-          if (process.env[name]) env[name] = process.env[name] as string;
-        if (process.env.TINY_CLAW_MODEL) env.TINY_CLAW_MODEL = process.env.TINY_CLAW_MODEL;
+        // The parent sees only explore: whatever it learns, the explorer read.
+        const env = liveEnv(vendor, key as string, ws, { TINY_CLAW_ENABLED_TOOLS: 'explore' });
         const result = await runCli({
           bin,
           args: [
