@@ -31,9 +31,11 @@ export function subagentHosts(
 ): (toolCallId: string) => SubagentHost {
   return (toolCallId) => {
     const { setup, state } = parent;
-    const available = setup.registry.available(state.tools);
     return {
-      tools: available,
+      // Looked up only by a tool that starts a child: every call gets a host, few use it.
+      get tools() {
+        return setup.registry.available(state.tools);
+      },
       logger: setup.logger,
       allows: (toolName) => isAllowed(toolName, setup.policy),
       run: (request) => runChild(parent, request, { toolCallId, signal, available: state.tools }),
