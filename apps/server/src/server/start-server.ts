@@ -100,14 +100,11 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     ...(input.provider ? { provider: input.provider } : {}),
   });
   // Bash is confined only when bubblewrap works here; a fallback of `auto` is said once, at start.
-  const appHealth = app.health();
-  if (
-    appHealth.tools.includes('bash') &&
-    appHealth.sandbox.active === 'off' &&
-    appHealth.sandbox.mode !== 'off'
-  ) {
+  // The sandbox is probed (a child process) only when bash may run at all.
+  const sandbox = app.agent.tools.includes('bash') ? app.health().sandbox : undefined;
+  if (sandbox && sandbox.active === 'off' && sandbox.mode !== 'off') {
     logger.warn(
-      `bash commands run unconfined: ${appHealth.sandbox.reason}. Install bubblewrap to confine them, or set TINY_CLAW_SANDBOX=off to silence this.`,
+      `bash commands run unconfined: ${sandbox.reason}. Install bubblewrap to confine them, or set TINY_CLAW_SANDBOX=off to silence this.`,
     );
   }
 
