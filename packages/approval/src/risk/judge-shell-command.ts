@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import type { BashScene, Voice } from './bash-scene.js';
 import { APPROVAL_REASONS, COMMAND_RULES, looksLikeRelease, ruleName } from './command-rules.js';
 import { judgeGit } from './git-rules.js';
+import { harnessCommandFindings } from './harness-commands.js';
 import { readFindings, writeFindings } from './path-findings.js';
 import { READ_ONLY_COMMANDS, type ReadOnlySpec } from './read-only-commands.js';
 import { approval, deny, type RiskFinding } from './risk-verdict.js';
@@ -94,6 +95,8 @@ function nameFindings(
   scene: BashScene,
   voice: Voice,
 ): RiskFinding[] {
+  const harness = harnessCommandFindings(command, voice);
+  if (harness.length > 0) return harness;
   const readOnly = ownEntry(READ_ONLY_COMMANDS, name);
   if (readOnly !== undefined && trusted)
     return readOnlyFindings(readOnly, command.args, scene, voice);
