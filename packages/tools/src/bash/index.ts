@@ -11,6 +11,8 @@ import {
 import { z } from 'zod';
 import { isInside, resolveInWorkdir } from '../path-guard.js';
 import { type CommandLaunch, prepareCommandLaunch } from '../sandbox/command-launch.js';
+import { auditGitGuard } from '../sandbox/git/git-guard.js';
+import type { GitGuardAction } from '../sandbox/git/quarantine.js';
 import { sandboxBlockOf } from '../sandbox/sandbox-block.js';
 import {
   normalizeSandboxOptions,
@@ -153,6 +155,19 @@ function signalForCode(code: number): string | undefined {
   return names[number];
 }
 
+/** One line per thing the git guard undid, with paths relative to the workdir. */
+function gitGuardNote(actions: readonly GitGuardAction[], workdir: string): string {
+  const shown = (target: string) => path.relative(workdir, target) || '.';
+  return bashText.notes.gitGuard(
+    actions.map((action) => {
+      const what = `${shown(action.path)} (${bashText.notes.gitGuardReasons[action.reason]})`;
+      if (action.failed !== undefined) return `${what}: could not be undone (${action.failed})`;
+      if (action.removed !== undefined) return `${what}: removed ${action.removed.join(' | ')}`;
+      return `${what}: moved to ${shown(action.movedTo ?? action.path)}`;
+    }),
+  );
+}
+
 /** The text a sandbox failure shows in: the error output, and the end of the normal output. */
 function outputText(result: ProcessGroupResult): string {
   const { stdout, stderr } = result;
@@ -208,6 +223,7 @@ async function runBash(
     signal,
     ...launch.processOptions,
   });
+  const gitGuard = launch.gitGuard ? await auditGitGuard(launch.gitGuard) : [];
   if (result.spawnError !== undefined) {
     return fail(bashText.errors.spawnFailed(result.spawnError), 'spawn_failed', {
       sandbox: active,
@@ -234,6 +250,8 @@ async function runBash(
     notes.push(bashText.notes.leftoversKilled);
   }
   if (result.pipesAbandoned) notes.push(bashText.notes.pipesAbandoned);
+  if (gitGuard.length > 0)
+    notes.push(gitGuardNote(gitGuard, launch.gitGuard?.snapshot.workdir ?? cwd.path));
 
   const rendered = renderBashOutput({
     exitCode,
@@ -255,6 +273,7 @@ async function runBash(
     sandbox: active,
   };
   if (result.signal) metadata.signal = result.signal;
+  if (gitGuard.length > 0) metadata.git_guard = gitGuard.map((action) => ({ ...action }));
   if (result.leftoversKilled) metadata.leftovers_killed = true;
   if (result.cancelled) {
     return fail(rendered.content, 'cancelled', { ...metadata, cancelled: true });

@@ -45,6 +45,22 @@ export const bashText = {
       'note: a process outside the command’s process group kept its output open; reading stopped after the command finished, so output may be incomplete.',
     signalHint: (code: number, signal: string): string =>
       `note: exit code ${code} usually means the process was killed by ${signal} (128+${code - 128}).`,
+    gitGuardReasons: {
+      repository_created: "a git repository created where git looks for this workdir's own",
+      dot_git_replaced: "the workdir's .git replaced",
+      control_file: 'git configuration, hooks or a redirect to another git directory',
+      submodule_repository: "a repository in a submodule's place, which git status enters",
+      hooks_path: 'the hooks directory git is configured to use',
+      included_config: 'a configuration file git includes',
+      bare_repository: 'the workdir turned into a bare git repository',
+      rebase_exec: 'commands added to a paused rebase, run by git rebase --continue',
+    },
+    gitGuard: (lines: readonly string[]): string =>
+      [
+        'note: the command left git metadata that git would act on outside the sandbox the next time anyone runs git here (configuration, hooks, a repository of its own, or rebase commands). tiny-claw undid it:',
+        ...lines.map((line) => `  - ${line}`),
+        'The sandbox keeps git configuration, hooks and repository creation out of reach of commands. Do not try to work around it; if the task needs such a change, ask the user to make it.',
+      ].join('\n'),
   },
   errors: {
     emptyCommand: 'bash tool requires a non-empty command',

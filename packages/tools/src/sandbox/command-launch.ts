@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { bwrapArguments } from './bwrap-args.js';
+import type { GitGuard } from './git/git-guard.js';
 import { defaultHiddenPaths } from './hidden-paths.js';
 import { planMounts } from './mount-plan.js';
 import type { ResolvedSandbox } from './sandbox-status.js';
@@ -22,6 +23,8 @@ export interface CommandLaunch {
   env: NodeJS.ProcessEnv;
   /** Hidden paths as absolute paths, under HOME as `~/…` and `$HOME/…`, in the workdir relative. */
   hidden: readonly string[];
+  /** With the sandbox: what guards git's metadata; audit it once the command has ended. */
+  gitGuard?: GitGuard;
 }
 
 /** `target` relative to `base` when it lies strictly inside it. */
@@ -79,10 +82,12 @@ export async function prepareCommandLaunch(
     network: sandbox.options.network,
     hide: [...defaultHiddenPaths(input.env), ...sandbox.options.hide],
     protectedPaths: input.protectedPaths.map((entry) => path.resolve(input.workdir, entry)),
+    env: input.env,
   });
   const workdir = plan.mounts.find((mount) => mount.kind === 'writable')?.path ?? input.workdir;
   const hidden = plan.mounts
     .filter((mount) => mount.kind === 'hide-dir' || mount.kind === 'hide-file')
+    .filter((mount) => mount.path !== plan.gitGuard.standIn)
     .flatMap((mount) => spellings(mount.path, input.env.HOME, workdir));
   return {
     processOptions: {
@@ -91,5 +96,6 @@ export async function prepareCommandLaunch(
     },
     env: { ...input.env, TMPDIR: '/tmp' },
     hidden,
+    gitGuard: plan.gitGuard,
   };
 }

@@ -1,13 +1,15 @@
-import { mkdir, open, realpath, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside } from '../path-guard.js';
 import type { SandboxMount, SandboxPlan } from './bwrap-args.js';
+import { type GitGuard, prepareGitGuard } from './git/git-guard.js';
+import { realOrUndefined } from './git/git-layout.js';
 
 /**
  * What one sandboxed command is planned from.
  *
  * @example
- * const input: MountPlanInput = { workdir: '/repo', cwd: '/repo/src', network: false, hide: [], protectedPaths: ['/repo/.tiny-claw'] };
+ * const input: MountPlanInput = { workdir: '/repo', cwd: '/repo/src', network: false, hide: [], protectedPaths: ['/repo/.tiny-claw'], env: process.env };
  */
 export interface MountPlanInput {
   /** The workdir: the only writable place (with a private /tmp). */
@@ -22,56 +24,19 @@ export interface MountPlanInput {
    * inside the workdir is created (mode 0700) so that it can be covered.
    */
   protectedPaths: readonly string[];
-}
-
-/** Bytes read from a `.git` file when looking for its `gitdir:` line. */
-const MAX_GITFILE_BYTES = 64 * 1024;
-
-async function realOrUndefined(target: string): Promise<string | undefined> {
-  try {
-    return await realpath(target);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readHead(file: string, bytes: number): Promise<string | undefined> {
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const buffer = Buffer.alloc(bytes);
-      const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-      return buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
+  /** The command's environment: where git's own configuration files are (HOME, XDG_CONFIG_HOME). */
+  env: NodeJS.ProcessEnv;
 }
 
 /**
- * The git directories whose hooks and config a command must not change: `<workdir>/.git`, or the
- * target of a `.git` file's `gitdir:` line and its `commondir` (linked worktrees, submodules).
- * A `.git` directory without `hooks` gets an empty one, so that a command cannot plant hooks by
- * creating it.
+ * A sandbox plan with the git guard that made its git mounts; audit the guard after the command
+ * (see `auditGitGuard`).
+ *
+ * @example
+ * const plan: PlannedSandbox = await planMounts(input);
  */
-async function gitDirs(workdir: string): Promise<string[]> {
-  const dotGit = path.join(workdir, '.git');
-  const info = await stat(dotGit).catch(() => undefined);
-  if (info?.isDirectory()) {
-    const real = (await realOrUndefined(dotGit)) ?? dotGit;
-    await mkdir(path.join(real, 'hooks')).catch(() => {});
-    return [real];
-  }
-  if (!info?.isFile()) return [];
-  const match = /^\s*gitdir:\s*(.+?)\s*$/m.exec((await readHead(dotGit, MAX_GITFILE_BYTES)) ?? '');
-  if (!match?.[1]) return [];
-  const gitdir = await realOrUndefined(path.resolve(workdir, match[1]));
-  if (gitdir === undefined) return [];
-  const common = (await readHead(path.join(gitdir, 'commondir'), 4096))?.trim();
-  const commonDir = common ? await realOrUndefined(path.resolve(gitdir, common)) : undefined;
-  return commonDir === undefined ? [gitdir] : [gitdir, commonDir];
+export interface PlannedSandbox extends SandboxPlan {
+  readonly gitGuard: GitGuard;
 }
 
 async function hiddenMount(candidate: string): Promise<SandboxMount | undefined> {
@@ -84,7 +49,7 @@ async function hiddenMount(candidate: string): Promise<SandboxMount | undefined>
 
 /**
  * Inspect the filesystem and plan the mounts of one sandboxed command: the workdir writable, its
- * git hooks and config read-only, every hidden and protected path replaced. Paths that do not
+ * git metadata guarded (see `prepareGitGuard`), every hidden and protected path replaced. Paths that do not
  * exist are skipped (the rest of the filesystem is read-only, so they cannot be created) — except
  * protected paths inside the workdir, which are created first so they can be covered.
  *
@@ -93,10 +58,10 @@ async function hiddenMount(candidate: string): Promise<SandboxMount | undefined>
  * is bound back.
  *
  * @example
- * const plan = await planMounts({ workdir: '/repo', cwd: '/repo', network: false, hide: [], protectedPaths: [] });
+ * const plan = await planMounts({ workdir: '/repo', cwd: '/repo', network: false, hide: [], protectedPaths: [], env: process.env });
  * bwrapArguments(plan);
  */
-export async function planMounts(input: MountPlanInput): Promise<SandboxPlan> {
+export async function planMounts(input: MountPlanInput): Promise<PlannedSandbox> {
   const workdir = (await realOrUndefined(input.workdir)) ?? path.resolve(input.workdir);
   for (const entry of input.protectedPaths) {
     const absolute = path.resolve(workdir, entry);
@@ -115,18 +80,11 @@ export async function planMounts(input: MountPlanInput): Promise<SandboxPlan> {
   }
   // Hidden places inside the workdir: binding anything inside them back would reveal it.
   const hiddenInside = [...hidden.keys()].filter((hiddenPath) => isInside(workdir, hiddenPath));
-  const readOnly: SandboxMount[] = [];
-  for (const dir of await gitDirs(workdir)) {
-    for (const name of ['hooks', 'config']) {
-      const real = await realOrUndefined(path.join(dir, name));
-      if (real === undefined || !isInside(workdir, real)) continue;
-      if (hiddenInside.some((hiddenPath) => isInside(hiddenPath, real))) continue;
-      readOnly.push({ kind: 'read-only', path: real });
-    }
-  }
+  const gitGuard = await prepareGitGuard(workdir, hiddenInside, input.env);
   return {
-    mounts: [{ kind: 'writable', path: workdir }, ...hidden.values(), ...readOnly],
+    mounts: [{ kind: 'writable', path: workdir }, ...hidden.values(), ...gitGuard.mounts],
     cwd: input.cwd,
     network: input.network,
+    gitGuard,
   };
 }
