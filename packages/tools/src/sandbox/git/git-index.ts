@@ -60,7 +60,8 @@ export function gitlinksOf(buffer: Buffer, hashBytes: 20 | 32): IndexGitlinks {
   const count = buffer.readUInt32BE(8);
   const cursor: Cursor = { offset: 12 };
   const gitlinks: string[] = [];
-  let previous = '';
+  // Paths are compared and cut as bytes: index v4 strips a byte count from the previous path.
+  let previous: Buffer = Buffer.alloc(0);
   for (let index = 0; index < count; index += 1) {
     const start = cursor.offset;
     if (start + STAT_BYTES + hashBytes + 2 > buffer.length)
@@ -69,24 +70,26 @@ export function gitlinksOf(buffer: Buffer, hashBytes: 20 | 32): IndexGitlinks {
     const flags = buffer.readUInt16BE(start + STAT_BYTES + hashBytes);
     cursor.offset = start + STAT_BYTES + hashBytes + 2;
     if (version >= 3 && flags & 0x4000) cursor.offset += 2;
-    let name: string;
+    let name: Buffer;
     if (version === 4) {
       const strip = readVarint(buffer, cursor);
       const end = buffer.indexOf(0, cursor.offset);
       if (end < 0 || strip > previous.length)
         return { kind: 'unreadable', why: 'a path in the index is malformed' };
-      name =
-        previous.slice(0, previous.length - strip) + buffer.toString('utf8', cursor.offset, end);
+      name = Buffer.concat([
+        previous.subarray(0, previous.length - strip),
+        buffer.subarray(cursor.offset, end),
+      ]);
       cursor.offset = end + 1;
     } else {
       const end = buffer.indexOf(0, cursor.offset);
       if (end < 0) return { kind: 'unreadable', why: 'a path in the index is malformed' };
-      name = buffer.toString('utf8', cursor.offset, end);
+      name = buffer.subarray(cursor.offset, end);
       // Entries are padded with 1–8 NULs to a multiple of 8 bytes from their start.
       cursor.offset = start + Math.ceil((end - start + 1) / 8) * 8;
     }
     previous = name;
-    if ((mode & ENTRY_MODE_MASK) === GITLINK_MODE) gitlinks.push(name);
+    if ((mode & ENTRY_MODE_MASK) === GITLINK_MODE) gitlinks.push(name.toString('utf8'));
   }
   // Extensions follow the entries: a 4-byte signature and a 4-byte size each, then the checksum.
   let offset = cursor.offset;
