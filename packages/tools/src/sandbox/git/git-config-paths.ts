@@ -30,6 +30,7 @@ interface CacheEntry {
 }
 
 const cache = new Map<string, CacheEntry>();
+let gitMissing = false;
 
 function expandHome(value: string, home: string | undefined): string {
   if (home === undefined) return value;
@@ -73,8 +74,11 @@ function runGitConfig(cwd: string, env: NodeJS.ProcessEnv): Promise<string | und
         encoding: 'utf8',
       },
       (error, stdout) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        // No git here: nothing git reads can run, and there is no point in asking again.
+        if (code === 'ENOENT') gitMissing = true;
         // Exit code 1 means "no such key": nothing configured.
-        if (error && (error as { code?: unknown }).code !== 1) {
+        if (error && code !== 1) {
           resolve(undefined);
           return;
         }
@@ -124,6 +128,7 @@ export async function gitConfigPaths(
   gitDirs: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Promise<GitConfigPaths | undefined> {
+  if (gitMissing) return undefined;
   const fixed = fixedConfigSources(env, gitDirs);
   const cached = cache.get(workdir);
   if (cached !== undefined) {
