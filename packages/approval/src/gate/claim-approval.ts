@@ -52,7 +52,8 @@ export interface ClaimOutcome {
  * number of concurrent decisions exactly one goes on; then, with the decision recorded, the
  * checkpoint must exist and hold the waiting call, the call must hash as it did at the request,
  * and for an approval the files it would change must be as they were. A failure after the claim
- * stores `failed` for good. Nothing runs here.
+ * stores `failed` for good; an expired or failed request's checkpoint is deleted. Nothing runs
+ * here.
  *
  * @throws ApprovalError with the refusal; StateError when the request's record is unreadable.
  *
@@ -101,6 +102,7 @@ export async function claimApproval(
       throw await lostClaim(deps, record);
     }
     await approvals.write({ ...record, status: 'expired', completedAt: now.toISOString() });
+    await deps.stores.checkpoints.delete(sessionKey, record.checkpointId).catch(() => {});
     throw new ApprovalError(
       'expired',
       expired ? approvalText.expired(record) : approvalText.clockBehind(record),
@@ -122,6 +124,8 @@ export async function claimApproval(
   if (decision.reason !== undefined) claimed.decisionReason = decision.reason;
   await approvals.write(claimed);
 
+  // A failed request is never resumed, so its checkpoint goes with it (a changed one included:
+  // the record keeps why it failed).
   const fail = async (failure: ApprovalFailure, message: string, cause?: unknown) => {
     await approvals.write({
       ...claimed,
@@ -129,6 +133,7 @@ export async function claimApproval(
       failure,
       completedAt: now.toISOString(),
     });
+    await deps.stores.checkpoints.delete(sessionKey, record.checkpointId).catch(() => {});
     return new ApprovalError(failure, message, cause === undefined ? {} : { cause });
   };
 
@@ -206,6 +211,8 @@ async function lostClaim(deps: ClaimDependencies, record: ApprovalRecord): Promi
     return new ApprovalError('already_handled', approvalText.handled(current));
   }
   const ticket = await approvals.ticket(record.sessionKey, record.id).catch(() => undefined);
+  if (ticket?.decision === 'expire')
+    return new ApprovalError('expired', approvalText.expired(record));
   return new ApprovalError('already_handled', approvalText.beingDecided(record.id, ticket));
 }
 

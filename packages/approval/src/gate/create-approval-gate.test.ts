@@ -85,7 +85,11 @@ describe('createApprovalGate', () => {
         async () => ({ status: 'completed', output: { content: '', isError: false } }),
       );
       if (result.status !== 'suspended') throw new Error('expected a pause');
-      const restarted = createApprovalGate({ stateDir: harness.stateDir, assess: fakeAssess({}) });
+      const restarted = createApprovalGate({
+        stateDir: harness.stateDir,
+        assess: fakeAssess({}),
+        clock: harness.clock.now,
+      });
       await restarted.saveCheckpoint(result.checkpointId, pausedState(session, [bashCall('rm x')]));
       const checkpoint = await harness.stores.checkpoints.read(session.key, result.checkpointId);
       expect(checkpoint).toMatchObject({

@@ -7,6 +7,8 @@ import {
 } from '@tiny-claw/core';
 import type { ApprovalRecord } from '../store/approval-record.js';
 import type { ApprovalStores } from '../store/approval-store.js';
+import { sweepSessionCheckpoints } from '../store/checkpoint-lifetime.js';
+import { redactCheckpointState } from '../store/checkpoint-redaction.js';
 import { FileApprovalStore } from '../store/file-approval-store.js';
 import { FileCheckpointStore } from '../store/file-checkpoint-store.js';
 import { MemoryApprovalStore } from '../store/memory-approval-store.js';
@@ -43,9 +45,13 @@ export interface ApprovalGateOptions {
 /**
  * The approval gate an agent pauses risky calls with: its middleware asks the risk policy about
  * every call and stores a request (pausing the run) when a person must decide; `saveCheckpoint`
- * keeps the paused run; `claim` checks a decision and claims it so it takes effect at most once;
- * `complete` records how the call was answered. Requests and checkpoints are files under
- * `stateDir` (so a decision can come from another process), or kept in memory without one.
+ * keeps the paused run, with secrets the resumed run does not need redacted; `claim` checks a
+ * decision and claims it so it takes effect at most once; `complete` records how the call was
+ * answered. Requests and checkpoints are files under `stateDir` (so a decision can come from
+ * another process), or kept in memory without one. A checkpoint lives only while its request can
+ * be decided: it is deleted when the call is answered (approved and run, or rejected), when the
+ * decision fails, and when the request is found expired — by a decision, or by the sweep of the
+ * session's requests that every new pause, decision and listing runs.
  *
  * @throws ConfigurationError for a missing `assess` or a timeout that is not a positive number.
  *
@@ -105,13 +111,17 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
         sessionKey,
         approvalId,
         createdAt: clock().toISOString(),
-        state: copy,
+        state: redactCheckpointState(copy),
       });
       requestOf.delete(checkpointId);
+      await sweepSessionCheckpoints(stores, sessionKey, clock());
     },
 
     async claim(approvalId, decision): Promise<ClaimedApproval> {
       const outcome = await claimApproval({ stores, clock, canDecide }, approvalId, decision);
+      // Housekeeping of the session's other requests: once a decision is claimed nothing may stop
+      // it from being carried out, so a sweep that fails is left for the next one.
+      await sweepSessionCheckpoints(stores, outcome.record.sessionKey, clock()).catch(() => {});
       const { record, checkpoint, call } = outcome;
       const metadata: ClaimedApproval['metadata'] = {
         approval_id: record.id,
@@ -155,9 +165,14 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
         );
       }
       // Only the claimant's own claim is finished; a request already final stays as it is.
-      if (record.status !== 'claimed' && record.status !== 'unknown_outcome') return;
-      await stores.approvals.write({ ...record, status, completedAt: clock().toISOString() });
+      if (record.status === 'claimed' || record.status === 'unknown_outcome') {
+        await stores.approvals.write({ ...record, status, completedAt: clock().toISOString() });
+      }
       claimedSession.delete(claimed.approvalId);
+      // The resumed run holds the state now; the paused run's copy is never read again. A file
+      // that cannot be removed right now is left to the next sweep of the session (the request is
+      // final, so the sweep deletes it) rather than failing a call that already ran.
+      await stores.checkpoints.delete(sessionKey, record.checkpointId).catch(() => {});
     },
   };
 }

@@ -97,10 +97,13 @@ describe('readApproval', () => {
 
 describe('listApprovals', () => {
   it('filters by status and by session, oldest first', async () => {
-    const a = pendingRecord({ createdAt: '2026-01-01T00:00:01.000Z' });
+    // Listing records a request found past its expiry as expired: these have not expired yet.
+    const expiresAt = '2999-01-01T00:00:00.000Z';
+    const a = pendingRecord({ createdAt: '2026-01-01T00:00:01.000Z', expiresAt });
     const b = pendingRecord({ createdAt: '2026-01-01T00:00:02.000Z', status: 'rejected' });
     const c = pendingRecord({
       createdAt: '2026-01-01T00:00:03.000Z',
+      expiresAt,
       sessionKey: 'cli-1a2b3c4d5e6f-other',
     });
     for (const record of [c, b, a]) await store.create(record);

@@ -1,6 +1,8 @@
 import type { ApprovalRecord, ApprovalStatus } from './approval-record.js';
-import type { ListApprovalsOptions } from './approval-store.js';
+import type { ApprovalStores, ListApprovalsOptions } from './approval-store.js';
+import { tidyCheckpoint } from './checkpoint-lifetime.js';
 import { FileApprovalStore } from './file-approval-store.js';
+import { FileCheckpointStore } from './file-checkpoint-store.js';
 import { checkRecordId } from './record-id.js';
 import { settleStaleClaim } from './stale-claim.js';
 
@@ -15,10 +17,20 @@ export interface ListApprovalsQuery extends ListApprovalsOptions {
   status?: ApprovalStatus;
 }
 
+function fileStores(stateDir: string): ApprovalStores {
+  return {
+    approvals: new FileApprovalStore(stateDir),
+    checkpoints: new FileCheckpointStore(stateDir),
+  };
+}
+
 /**
  * The approval requests under a state dir, oldest first, for front ends that list them. A request
  * whose claimant process died is stored and shown as `unknown_outcome`; an unreadable record is
  * moved aside and reported through `onUnreadable` (thrown after the scan when there is none).
+ * Listing also deletes the checkpoints no request can use any more: a request found still
+ * `pending` past its expiry is shown as found, then recorded as `expired` and its checkpoint
+ * deleted; the checkpoint of a request already answered, expired or failed is deleted.
  *
  * @example
  * for (const record of await listApprovals('/home/me/.tiny-claw', { status: 'pending' })) {
@@ -29,12 +41,13 @@ export async function listApprovals(
   stateDir: string,
   query: ListApprovalsQuery = {},
 ): Promise<ApprovalRecord[]> {
-  const store = new FileApprovalStore(stateDir);
+  const stores = fileStores(stateDir);
   const { status, ...options } = query;
   const records: ApprovalRecord[] = [];
-  for (const record of await store.list(options)) {
-    const current = await settleStaleClaim(store, record);
+  for (const record of await stores.approvals.list(options)) {
+    const current = await settleStaleClaim(stores.approvals, record);
     if (status === undefined || current.status === status) records.push(current);
+    await tidyCheckpoint(stores, current, new Date());
   }
   return records;
 }
@@ -42,7 +55,7 @@ export async function listApprovals(
 /**
  * One approval request by id, whatever session holds it, or undefined when none does. Validated
  * like every record; a request whose claimant process died is stored and returned as
- * `unknown_outcome`.
+ * `unknown_outcome`. Its checkpoint is settled as {@link listApprovals} does.
  *
  * @throws ApprovalError `invalid_id` for a malformed id (before any file is touched).
  * @throws StateError when the record is corrupt (it has been moved aside) or a symbolic link.
@@ -56,9 +69,12 @@ export async function readApproval(
   id: string,
 ): Promise<ApprovalRecord | undefined> {
   checkRecordId(id);
-  const store = new FileApprovalStore(stateDir);
-  const sessionKey = await store.locate(id);
+  const stores = fileStores(stateDir);
+  const sessionKey = await stores.approvals.locate(id);
   if (sessionKey === undefined) return undefined;
-  const record = await store.read(sessionKey, id);
-  return record === undefined ? undefined : settleStaleClaim(store, record);
+  const record = await stores.approvals.read(sessionKey, id);
+  if (record === undefined) return undefined;
+  const current = await settleStaleClaim(stores.approvals, record);
+  await tidyCheckpoint(stores, current, new Date());
+  return current;
 }

@@ -62,8 +62,8 @@ export interface ApprovalStore {
 }
 
 /**
- * Where paused runs live. Implementations: {@link FileCheckpointStore} and
- * {@link MemoryCheckpointStore}.
+ * Where paused runs live, each only as long as its request can still be decided. Implementations:
+ * {@link FileCheckpointStore} and {@link MemoryCheckpointStore}.
  *
  * @example
  * const checkpoint = await checkpoints.read(session.key, record.checkpointId);
@@ -76,6 +76,11 @@ export interface CheckpointStore {
    * @throws StateError when it exists but cannot be used (corrupt: moved aside; a symlink: refused).
    */
   read(sessionKey: string, id: string): Promise<CheckpointRecord | undefined>;
+  /**
+   * Remove checkpoint `id` of session `sessionKey`, once its request can no longer be resumed
+   * (answered, expired, failed). Nothing happens when there is none.
+   */
+  delete(sessionKey: string, id: string): Promise<void>;
 }
 
 /**

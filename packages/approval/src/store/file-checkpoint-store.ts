@@ -1,5 +1,6 @@
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sessionDirectory, withPathLock } from '@tiny-claw/core/utils';
+import { isErrnoError, sessionDirectory, withPathLock } from '@tiny-claw/core/utils';
 import type { CheckpointStore } from './approval-store.js';
 import { type CheckpointRecord, checkpointRecordSchema } from './checkpoint-record.js';
 import { readRecordFile, writeRecordFile } from './record-file.js';
@@ -8,7 +9,8 @@ import { checkRecordId } from './record-id.js';
 /**
  * Paused runs as files: `<stateDir>/sessions/<key>/checkpoints/<id>.json` (0600, in 0700
  * directories). A write replaces the file atomically, so a crash leaves the old checkpoint or the
- * new one, never a mix; a corrupt one is moved aside and reported, never silently replaced.
+ * new one, never a mix; a corrupt one is moved aside and reported, never silently replaced. A
+ * checkpoint is deleted once its request can no longer be resumed.
  *
  * @example
  * const checkpoints = new FileCheckpointStore('/home/me/.tiny-claw');
@@ -28,6 +30,17 @@ export class FileCheckpointStore implements CheckpointStore {
 
   async read(sessionKey: string, id: string): Promise<CheckpointRecord | undefined> {
     return readRecordFile(this.#path(sessionKey, id), checkpointRecordSchema);
+  }
+
+  async delete(sessionKey: string, id: string): Promise<void> {
+    const path = this.#path(sessionKey, id);
+    await withPathLock(path, async () => {
+      try {
+        await unlink(path);
+      } catch (error) {
+        if (!isErrnoError(error, 'ENOENT')) throw error;
+      }
+    });
   }
 
   #path(sessionKey: string, id: string): string {

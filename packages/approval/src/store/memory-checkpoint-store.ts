@@ -24,6 +24,10 @@ export class MemoryCheckpointStore implements CheckpointStore {
     const record = this.#records.get(slot(sessionKey, id));
     return record === undefined ? undefined : structuredClone(record);
   }
+
+  async delete(sessionKey: string, id: string): Promise<void> {
+    this.#records.delete(slot(sessionKey, id));
+  }
 }
 
 function slot(sessionKey: string, id: string): string {
