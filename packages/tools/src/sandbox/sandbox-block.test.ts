@@ -52,6 +52,36 @@ describe('telling a sandbox failure from an ordinary one', () => {
     expect(sandboxBlockOf(curl, { ...context, network: true })).toBeUndefined();
   });
 
+  it('a unix socket the sandbox did not permit is a network block only while the network is off', () => {
+    const refusals: Array<[output: string, command: string]> = [
+      ['Error: connect EPERM /var/run/docker.sock', 'node client.js'],
+      [
+        'PermissionError: [Errno 1] Operation not permitted',
+        'python3 -c "import socket; socket.socket(socket.AF_UNIX)"',
+      ],
+      ['fatal: unable to connect to cache daemon: Operation not permitted', 'git push'],
+      ['Error connecting to agent: Operation not permitted', 'ssh-add -l'],
+      ['socat[12] E socket(1, 1, 0): Operation not permitted', 'socat - UNIX-CONNECT:/run/x'],
+      [
+        "curl: (7) Failed to connect to localhost port 80 after 0 ms: Couldn't connect to server",
+        'curl --unix-socket /run/x.sock http://localhost/',
+      ],
+    ];
+    for (const [output, command] of refusals) {
+      expect(sandboxBlockOf(output, { ...context, command }), output).toBe('network');
+      expect(
+        sandboxBlockOf(output, { ...context, command, network: true }),
+        output,
+      ).toBeUndefined();
+    }
+  });
+
+  it('an Operation not permitted that is not about a socket is not a network block', () => {
+    expect(
+      sandboxBlockOf("chmod: changing permissions of 'x': Operation not permitted", context),
+    ).toBeUndefined();
+  });
+
   it('an ordinary failure is not blamed on the sandbox', () => {
     expect(sandboxBlockOf('cat: nope.txt: No such file or directory', context)).toBeUndefined();
     expect(sandboxBlockOf('FAIL src/a.test.ts > adds', context)).toBeUndefined();

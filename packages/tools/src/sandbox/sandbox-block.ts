@@ -3,7 +3,7 @@ import path from 'node:path';
 /**
  * Why a sandboxed command most likely failed because of the sandbox: it wrote outside the
  * writable places (`read_only`), reached for a hidden path (`hidden_path`), or used the network
- * while it is off (`network`).
+ * while it is off (`network`) — which includes the unix sockets of other programs.
  *
  * @example
  * const block: SandboxBlock = 'network';
@@ -13,6 +13,25 @@ export type SandboxBlock = 'read_only' | 'hidden_path' | 'network';
 /** What the usual tools print when a name cannot be resolved or no route exists. */
 const NETWORK_MARKERS =
   /could not resolve host|temporary failure in name resolution|name or service not known|no address associated with hostname|network is unreachable|getaddrinfo (?:enotfound|eai_again)|\beai_again\b|nodename nor servname/i;
+
+/**
+ * With the network off, creating a unix socket fails with EPERM (the seccomp filter). Tools say
+ * so as "Operation not permitted" or EPERM, on a line about a socket or a connection, or in a
+ * command that names one.
+ */
+const NOT_PERMITTED = /operation not permitted|\beperm\b/i;
+const ABOUT_A_SOCKET = /socket|\bunix\b|\baf_(?:unix|local)\b|\.sock\b|\bconnect/i;
+/** curl hides the error behind its own words: `curl --unix-socket …` → "Couldn't connect to server". */
+const CURL_UNIX_SOCKET = /--unix-socket\b/;
+const CURL_CANNOT_CONNECT = /couldn't connect to server/i;
+
+function unixSocketRefused(output: string, command: string): boolean {
+  if (CURL_UNIX_SOCKET.test(command) && CURL_CANNOT_CONNECT.test(output)) return true;
+  const commandNamesOne = ABOUT_A_SOCKET.test(command);
+  return output
+    .split('\n')
+    .some((line) => NOT_PERMITTED.test(line) && (commandNamesOne || ABOUT_A_SOCKET.test(line)));
+}
 
 const READ_ONLY_MARKERS = /read-only file system|\berofs\b/i;
 
@@ -37,8 +56,9 @@ function mentions(text: string, hidden: string): boolean {
 
 /**
  * Guess whether a failed sandboxed command failed because of the sandbox, from its output and
- * its own text: an error about a hidden path (named in either), a read-only file system, or a
- * name-resolution / unreachable-network error while the network is off. Undefined otherwise.
+ * its own text: an error about a hidden path (named in either), a read-only file system, or,
+ * while the network is off, a name-resolution / unreachable-network error or a unix socket it was
+ * not permitted to create. Undefined otherwise.
  * Used only to add advice; the command's output is shown as it was.
  *
  * @example
@@ -55,5 +75,6 @@ export function sandboxBlockOf(
   }
   if (READ_ONLY_MARKERS.test(output)) return 'read_only';
   if (!context.network && NETWORK_MARKERS.test(output)) return 'network';
+  if (!context.network && unixSocketRefused(output, context.command)) return 'network';
   return undefined;
 }
