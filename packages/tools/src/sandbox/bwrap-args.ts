@@ -73,14 +73,39 @@ function mountArguments(mount: SandboxMount): string[] {
 }
 
 /**
+ * What bubblewrap applies last, just before it starts the command: a seccomp filter read from
+ * descriptor `seccompFd` (which bubblewrap closes once read), and variables to set in the
+ * command's environment.
+ *
+ * @example
+ * const extras: BwrapExtras = { seccompFd: 5, setenv: { PS4: '+ ' } };
+ */
+export interface BwrapExtras {
+  seccompFd?: number;
+  setenv?: Readonly<Record<string, string>>;
+}
+
+function extraArguments(extras: BwrapExtras): string[] {
+  return [
+    ...Object.entries(extras.setenv ?? {}).flatMap(([name, value]) => ['--setenv', name, value]),
+    ...(extras.seccompFd === undefined ? [] : ['--seccomp', String(extras.seccompFd)]),
+  ];
+}
+
+/**
  * The bubblewrap arguments (up to and including `--`) that make the view a trial run needs: the
- * namespaces and the fixed mounts only.
+ * namespaces and the fixed mounts only, and the filter when `extras` has one.
  *
  * @example
  * spawnSync('bwrap', [...bwrapProbeArguments(), 'true']);
  */
-export function bwrapProbeArguments(): string[] {
-  return [...namespaceArguments(false), ...FIXED_MOUNTS.flatMap((mount) => mount.args), '--'];
+export function bwrapProbeArguments(extras: BwrapExtras = {}): string[] {
+  return [
+    ...namespaceArguments(false),
+    ...FIXED_MOUNTS.flatMap((mount) => mount.args),
+    ...extraArguments(extras),
+    '--',
+  ];
 }
 
 /**
@@ -94,7 +119,7 @@ export function bwrapProbeArguments(): string[] {
  * bwrapArguments({ mounts: [{ kind: 'writable', path: '/repo' }], cwd: '/repo', network: false });
  * // ['--unshare-user', …, '--bind', '/repo', '/repo', '--chdir', '/repo', '--']
  */
-export function bwrapArguments(plan: SandboxPlan): string[] {
+export function bwrapArguments(plan: SandboxPlan, extras: BwrapExtras = {}): string[] {
   const ordered = [
     ...FIXED_MOUNTS,
     ...plan.mounts.map((mount) => ({ dest: mount.path, args: mountArguments(mount) })),
@@ -111,6 +136,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     ...remounts,
     '--chdir',
     plan.cwd,
+    ...extraArguments(extras),
     '--',
   ];
 }

@@ -4,6 +4,7 @@ import type { GitGuard } from './git/git-guard.js';
 import { defaultHiddenPaths } from './hidden-paths.js';
 import { planMounts } from './mount-plan.js';
 import type { ResolvedSandbox } from './sandbox-status.js';
+import { filteredLauncher, SECCOMP_FD, variablesBashRewrites } from './seccomp-launch.js';
 
 /**
  * How to start one command: through bubblewrap (`isolated`), or directly under `setpriv
@@ -48,7 +49,8 @@ function spellings(hidden: string, home: string | undefined, workdir: string): s
  * Prepare the launch of one command under `sandbox`. With bubblewrap this inspects the
  * filesystem (what exists, the git dirs, symlinks) each time, since it may change between
  * commands, and creates a missing protected directory inside the workdir so it can be hidden.
- * Inside the sandbox `TMPDIR` is `/tmp`, its private, writable temporary directory.
+ * Inside the sandbox `TMPDIR` is `/tmp`, its private, writable temporary directory. While the
+ * network is off, bubblewrap is started through the bash that hands it the unix-socket filter.
  *
  * @example
  * const launch = await prepareCommandLaunch(sandbox, { workdir: '/repo', cwd: '/repo', protectedPaths: [], env });
@@ -89,11 +91,21 @@ export async function prepareCommandLaunch(
     .filter((mount) => mount.kind === 'hide-dir' || mount.kind === 'hide-file')
     .filter((mount) => mount.path !== plan.gitGuard.standIn)
     .flatMap((mount) => spellings(mount.path, input.env.HOME, workdir));
+  const filter = sandbox.unixSocketFilter;
+  const launcher =
+    filter === undefined
+      ? { command: sandbox.bwrapPath, args: bwrapArguments(plan) }
+      : filteredLauncher(
+          filter.bash,
+          sandbox.bwrapPath,
+          bwrapArguments(plan, {
+            seccompFd: SECCOMP_FD,
+            setenv: variablesBashRewrites(input.env),
+          }),
+          filter.program,
+        );
   return {
-    processOptions: {
-      launcher: { command: sandbox.bwrapPath, args: bwrapArguments(plan) },
-      isolated: true,
-    },
+    processOptions: { launcher, isolated: true },
     env: { ...input.env, TMPDIR: '/tmp' },
     hidden,
     gitGuard: plan.gitGuard,

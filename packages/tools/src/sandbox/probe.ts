@@ -1,18 +1,35 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { bwrapProbeArguments } from './bwrap-args.js';
 import { findExecutable } from './find-executable.js';
+import { seccompArchOf, unixSocketFilter } from './seccomp-filter.js';
+import { filteredLauncher, SECCOMP_FD } from './seccomp-launch.js';
+import { seccompText } from './seccomp-text.js';
 import { sandboxText } from './strings.js';
+
+/**
+ * Whether bubblewrap loads the unix-socket filter here: it does (`loads`, with the program and
+ * the bash that hands it over); it cannot, for a reason of this machine — an architecture without
+ * a filter, a kernel without seccomp — and the sandbox does without (`unavailable`); or it
+ * refused it for another reason (`broken`), which a required sandbox must not ignore.
+ *
+ * @example
+ * const filter: UnixSocketFilterProbe = { state: 'unavailable', why: 'this kernel has no seccomp' };
+ */
+export type UnixSocketFilterProbe =
+  | { state: 'loads'; program: Uint8Array; bash: string }
+  | { state: 'unavailable' | 'broken'; why: string };
 
 /**
  * Whether bubblewrap can sandbox commands here, learnt by running a trivial command in the same
  * namespaces the bash tool asks for (a binary on PATH proves nothing: user namespaces may be
- * disabled, or blocked by AppArmor).
+ * disabled, or blocked by AppArmor), and whether it loads the unix-socket filter.
  *
  * @example
- * const probe: BubblewrapProbe = { usable: true, path: '/usr/bin/bwrap', version: '0.8.0' };
+ * const probe: BubblewrapProbe = { usable: true, path: '/usr/bin/bwrap', version: '0.8.0', filter };
  */
 export type BubblewrapProbe =
-  | { usable: true; path: string; version: string }
+  | { usable: true; path: string; version: string; filter: UnixSocketFilterProbe }
   | { usable: false; reason: string };
 
 /** Long enough for a loaded machine; a working bwrap answers in milliseconds. */
@@ -40,23 +57,65 @@ function trial(file: string, args: readonly string[]): ReturnType<typeof spawnSy
   });
 }
 
+function succeeded(result: ReturnType<typeof spawnSync>): boolean {
+  return !result.error && result.status === 0;
+}
+
+/** Without a `Seccomp:` line in its status the kernel was built without seccomp. */
+function kernelHasSeccomp(): boolean {
+  try {
+    return /^Seccomp:/m.test(readFileSync('/proc/self/status', 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Run the trial with the filter: it loads, or why not. Run first, since a success also proves
+ * that bubblewrap creates its namespaces here.
+ */
+function filterTrial(path: string): UnixSocketFilterProbe {
+  const arch = seccompArchOf(process.arch);
+  if (arch === undefined) {
+    return { state: 'unavailable', why: seccompText.noFilterFor(process.arch) };
+  }
+  const bash = findExecutable('bash', process.env.PATH, ['/usr/bin/bash', '/bin/bash']);
+  if (bash === undefined) return { state: 'broken', why: seccompText.noBash };
+  const program = unixSocketFilter(arch);
+  const launcher = filteredLauncher(
+    bash,
+    path,
+    bwrapProbeArguments({ seccompFd: SECCOMP_FD }),
+    program,
+  );
+  const filtered = trial(launcher.command, [...launcher.args, 'true']);
+  if (succeeded(filtered)) return { state: 'loads', program, bash };
+  if (!kernelHasSeccomp()) return { state: 'unavailable', why: seccompText.kernelWithout };
+  return { state: 'broken', why: seccompText.refused(failureOf(filtered)) };
+}
+
 function probeAt(path: string): BubblewrapProbe {
   const version = trial(path, ['--version']);
-  if (version.error || version.status !== 0) {
+  if (!succeeded(version)) {
     return { usable: false, reason: sandboxText.bwrapBroken(path, failureOf(version)) };
   }
-  const sandboxed = trial(path, [...bwrapProbeArguments(), 'true']);
-  if (sandboxed.error || sandboxed.status !== 0) {
-    return { usable: false, reason: sandboxText.bwrapRefused(path, failureOf(sandboxed)) };
-  }
   const number = /(\d+(?:\.\d+)+)/.exec(String(version.stdout))?.[1] ?? 'unknown version';
-  return { usable: true, path, version: number };
+  const filter = filterTrial(path);
+  if (filter.state !== 'loads') {
+    // The filter's failure means something only once bubblewrap is known to work without it.
+    const sandboxed = trial(path, [...bwrapProbeArguments(), 'true']);
+    if (!succeeded(sandboxed)) {
+      return { usable: false, reason: sandboxText.bwrapRefused(path, failureOf(sandboxed)) };
+    }
+  }
+  return { usable: true, path, version: number, filter };
 }
 
 /**
  * Find bubblewrap (`bwrapPath`, else `/usr/bin/bwrap` — which Ubuntu's AppArmor policy lets
  * create user namespaces —, else `bwrap` on `PATH`) and check that it works, once per binary and
- * process. Synchronous and quick (two tiny spawns), so `health` can call it.
+ * process. Synchronous and quick (two tiny spawns, three when the filter does not load), so
+ * `health` can call it.
  *
  * @example
  * const probe = probeBubblewrap();

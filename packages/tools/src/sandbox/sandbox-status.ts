@@ -6,12 +6,15 @@ import {
   type SandboxOptions,
   type SandboxStatus,
 } from './sandbox-options.js';
+import { seccompText } from './seccomp-text.js';
 import { sandboxText } from './strings.js';
 
 /**
  * How commands will actually be started: inside bubblewrap, or directly (under `setpriv
  * --pdeathsig KILL` when there is one). `unusable` is set when `bwrap` was asked for and cannot
  * work, which callers turn into a configuration error rather than run unconfined.
+ * `unixSocketFilter` is the seccomp program bubblewrap loads (handed over by `bash`) while the
+ * network is off.
  */
 export interface ResolvedSandbox {
   status: SandboxStatus;
@@ -19,6 +22,7 @@ export interface ResolvedSandbox {
   bwrapPath?: string;
   setpriv?: string;
   unusable?: boolean;
+  unixSocketFilter?: { program: Uint8Array; bash: string };
 }
 
 function withoutSandbox(
@@ -41,6 +45,10 @@ function withoutSandbox(
 /**
  * Decide the sandbox for `option`: `off` as asked; `bwrap` and `auto` by probing bubblewrap once
  * per process ({@link probeBubblewrap}); `auto` falls back to `off`, `bwrap` is marked unusable.
+ * With the network off, bubblewrap also loads the unix-socket filter. Where it cannot (another
+ * architecture, a kernel without seccomp) the sandbox runs without it and the reason says so;
+ * where bubblewrap refuses it for another reason, `bwrap` is unusable and `auto` keeps the rest of
+ * the sandbox, again saying so.
  *
  * @example
  * const sandbox = resolveSandbox(normalizeSandboxOptions('auto'));
@@ -56,12 +64,20 @@ export function resolveSandbox(options: ResolvedSandboxOptions): ResolvedSandbox
     return withoutSandbox(options, probe.reason);
   }
   const works = sandboxText.works(probe.version, probe.path);
-  const reason = options.network ? `${works}; ${sandboxText.networkOn}` : works;
-  return {
+  const active = (reason: string): ResolvedSandbox => ({
     status: { mode: options.mode, active: 'bwrap', reason },
     options,
     bwrapPath: probe.path,
-  };
+  });
+  if (options.network) return active(`${works}; ${sandboxText.networkOn}`);
+  const filter = probe.filter;
+  if (filter.state === 'loads') {
+    return { ...active(works), unixSocketFilter: { program: filter.program, bash: filter.bash } };
+  }
+  if (filter.state === 'broken' && options.mode === 'bwrap') {
+    return withoutSandbox(options, sandboxText.bwrapRequested(filter.why), true);
+  }
+  return active(`${works}; ${seccompText.reachable(filter.why)}`);
 }
 
 /**
