@@ -69,7 +69,7 @@ describe('the approval middleware', () => {
     expect(await harness.stores.approvals.list()).toEqual([]);
   });
 
-  it('pauses a call that needs approval: stores the request and says how to find it', async () => {
+  it('pauses a call that needs approval: stores the request, and keeps its ids out of the output', async () => {
     const { ran, next } = recordingNext();
     const result = await harness.gate.middleware(
       contextFor(bashCall('rm -rf build'), session, { requested_by: 'cli:alice' }),
@@ -82,7 +82,6 @@ describe('the approval middleware', () => {
     expect(result.output).toEqual({
       content: [
         'this tool call needs approval',
-        `approval_id=${result.approvalId}`,
         'tool=bash',
         'reasons=bash is risky; second reason',
         'expires_at=2026-01-01T01:00:00.000Z',
@@ -90,11 +89,11 @@ describe('the approval middleware', () => {
       isError: true,
       metadata: {
         error_type: 'approval_required',
-        approval_id: result.approvalId,
-        checkpoint_id: result.checkpointId,
         risk_reasons: ['bash is risky', 'second reason'],
       },
     });
+    expect(JSON.stringify(result.output)).not.toContain(result.approvalId);
+    expect(JSON.stringify(result.output)).not.toContain(result.checkpointId);
     expect(await harness.stores.approvals.read(session.key, result.approvalId)).toMatchObject({
       schemaVersion: 1,
       id: result.approvalId,

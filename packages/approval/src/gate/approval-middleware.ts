@@ -117,15 +117,12 @@ async function suspend(
   };
   await options.approvals.create(record);
   options.onSuspended(record);
+  // The ids travel only in the result's own fields, for the front end that shows the person how
+  // to decide; nothing the run keeps or shows the model carries them.
   const output: ToolOutput = {
     content: approvalText.suspended(record),
     isError: true,
-    metadata: {
-      error_type: 'approval_required',
-      approval_id: record.id,
-      checkpoint_id: record.checkpointId,
-      risk_reasons: record.riskReasons,
-    },
+    metadata: { error_type: 'approval_required', risk_reasons: record.riskReasons },
   };
   return { status: 'suspended', output, approvalId: record.id, checkpointId: record.checkpointId };
 }

@@ -3,10 +3,11 @@ import type { ClaimTicket } from '../store/approval-store.js';
 
 /** Every sentence the gate says, to the model or to the person deciding, in one place. */
 export const approvalText = {
+  // The paused run's final text, which the session memory keeps and later runs show the model:
+  // it never holds the approval id, which only the person deciding is shown.
   suspended: (record: ApprovalRecord): string =>
     [
       'this tool call needs approval',
-      `approval_id=${record.id}`,
       `tool=${record.toolName}`,
       `reasons=${record.riskReasons.length > 0 ? record.riskReasons.join('; ') : 'risky tool call'}`,
       `expires_at=${record.expiresAt}`,

@@ -176,6 +176,29 @@ describe('resuming a paused run', () => {
       'rejected by cli:bob: not on a Friday. The tool call was not executed.',
     );
     expect(answer?.metadata).toMatchObject({ error_type: 'approval_rejected', is_error: true });
+    expect(JSON.stringify(answer)).not.toContain(paused.approvalId as string);
+  });
+
+  it('keeps the approval id out of the session memory when the checkpoint holds no waiting call', async () => {
+    const { gate, checkpoints } = fakeGate();
+    const store = createMemoryStore();
+    const provider = new ScriptedProvider({
+      turns: [turn([['write', { path: '.env', content: 'X=1' }]])],
+    });
+    const agent = createAgent({ provider, tools: tools([]), approvals: gate, store, workdir });
+    const paused = await agent.run('go');
+    for (const state of checkpoints.values()) delete state.pending;
+    const resumed = await agent.resume(paused.approvalId as string, {
+      decision: 'approve',
+      actor: 'cli:alice',
+    });
+    expect(resumed.stopReason).toBe('approval_resume_failed');
+    expect(resumed.text).toContain(paused.approvalId as string);
+    const lines = await store.memory(await agent.session()).readRecent(2);
+    expect(lines).toEqual([
+      'last_prompt: go',
+      'last_response: The approved call could not be resumed: its checkpoint holds no waiting tool call. Nothing was executed.',
+    ]);
   });
 
   it('pauses again on a second risky call of the same turn, and answers every call after both decisions', async () => {

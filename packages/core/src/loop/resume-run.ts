@@ -47,7 +47,11 @@ export function resumeRun(
   };
   return runFrame(setup, state, full, async (frame) => {
     if (!pending || !waiting) {
-      return { reason: 'approval_resume_failed', text: loopText.noWaitingCall(claimed.approvalId) };
+      return {
+        reason: 'approval_resume_failed',
+        text: loopText.noWaitingCall(claimed.approvalId),
+        memoryText: loopText.noWaitingCallMemory,
+      };
     }
     delete state.pending;
     if (state.carry) setup.registry.restoreCarry(state.runId, state.carry);
@@ -151,11 +155,12 @@ function inTurnOrder(calls: readonly ToolCall[], answers: readonly Message[]): M
   });
 }
 
+// The answer joins the history the model is sent and later checkpoints keep: it names who
+// rejected the call and why, never the approval id.
 function rejectionAnswer(call: ToolCall, index: number, claimed: ClaimedApproval): Message {
   return msg.tool(call, loopText.rejected(claimed.actor, claimed.reason), {
     is_error: true,
     error_type: 'approval_rejected',
-    approval_id: claimed.approvalId,
     tool_call_index: index,
   });
 }

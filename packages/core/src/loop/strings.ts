@@ -16,4 +16,7 @@ export const loopText = {
     `rejected by ${actor}: ${reason?.trim() || 'no reason given'}. The tool call was not executed.`,
   noWaitingCall: (approvalId: string): string =>
     `Approval ${approvalId} cannot be resumed: its checkpoint holds no waiting tool call. Nothing was executed.`,
+  /** What the session memory keeps of that: approval ids are for the person, never the model. */
+  noWaitingCallMemory:
+    'The approved call could not be resumed: its checkpoint holds no waiting tool call. Nothing was executed.',
 };
