@@ -1,6 +1,6 @@
 /**
  * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
- * kept in one place so each exists once: stable JSON, secret rules, redaction and scrubbing, the
+ * kept in one place so each exists once: stable JSON, secret rules and the secret-name rule, redaction and scrubbing, the
  * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing and the
  * state-file primitives (atomic and confined writes, locks, quarantining reads). Not the agent API:
  * that is `@tiny-claw/core`.
@@ -23,6 +23,7 @@ export {
   retryDelayMs,
 } from './retry-after.js';
 export { REDACTED, scrubSecrets } from './scrub-secrets.js';
+export { isSecretName } from './secret-names.js';
 export {
   applySecretRules,
   type SecretRule,

@@ -1,7 +1,9 @@
+import { isSecretName, SECRET_NAME_HINT } from './secret-names.js';
+
 /**
- * One value-based redaction rule. `pattern` must carry the `g` and `d` flags; the secret is the
- * named group `secret` when present, else the whole match, so context words such as `Bearer ` or
- * `password=` stay readable.
+ * One value-based redaction rule. `pattern` must carry the `g` and `d` flags (only `g` with a
+ * {@link SecretRule.value}); the secret is the named group `secret` when present, else the whole
+ * match, so context words such as `Bearer ` or `password=` stay readable.
  *
  * @example
  * const rule: SecretRule = { id: 'acme-token', pattern: /\bacme_[a-z0-9]{32}/gd };
@@ -9,14 +11,26 @@
 export interface SecretRule {
   readonly id: string;
   readonly pattern: RegExp;
-  /** Extra check on a candidate (entropy, character mix); the match is kept when it returns false. */
-  readonly accept?: (secret: string) => boolean;
+  /**
+   * Extra check on a candidate (entropy, character mix, the name it is assigned to); the match is
+   * kept when it returns false. With {@link SecretRule.value}, asked before the value is read.
+   */
+  readonly accept?: (secret: string, match: RegExpMatchArray) => boolean;
+  /**
+   * For a rule whose `pattern` finds what comes before a secret (a name and its `=`): a sticky
+   * pattern (`y` and `d` flags) for the secret right after an accepted match, its group `secret`
+   * or all of it. The value is read only when the name is accepted, so text full of `a=a=a=…`
+   * costs no value scan (and `pattern` needs no `d` flag, which is slow on many matches).
+   */
+  readonly value?: RegExp;
 }
 
 // Every quantifier in a prefix is bounded or anchored on a literal, so a megabyte of adversarial
 // text is scanned in linear time. The look-ahead stops a rule from redacting a marker that an
 // earlier rule (or an earlier pass) already put there, in either spelling.
 const NOT_REDACTED = '(?!\\[REDACTED)';
+// A name that may be secret: one holding a hint word, at most 64 characters on either side.
+const HINTED_NAME = `[A-Za-z0-9_.-]{0,64}(?:${SECRET_NAME_HINT}|sig)[A-Za-z0-9_.-]{0,64}`;
 
 /**
  * The value rules, applied in order to every string that may carry a credential: provider keys,
@@ -71,17 +85,25 @@ export const secretRules: readonly SecretRule[] = [
   },
   {
     id: 'url-query-secret',
-    pattern:
-      /[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|key|sig|signature|secret|password|auth)=(?<secret>[^&\s#"']+)/dgi,
+    // `key` and `sig` alone are credentials in a query string (API keys, signed URLs).
+    pattern: new RegExp(`[?&](?<name>${HINTED_NAME})=`, 'gi'),
+    accept: (_name, match) => {
+      const name = match.groups?.name ?? '';
+      return /^(?:key|sig)$/i.test(name) || isSecretName(name);
+    },
+    value: /[^&\s#"']+/dy,
   },
   {
     id: 'keyword-assignment',
-    pattern: new RegExp(
-      '(?:token|secret|password|passwd|api[_-]?key|apikey|access[_-]?key|account[_-]?key|private[_-]?key|' +
-        'client[_-]?secret|auth[_-]?key|credentials?|signature|encrypt[_-]?key)' +
-        `(?:\\\\?["'])?\\s*[:=]\\s*(?:\\\\?["'])?(?<secret>${NOT_REDACTED}` +
-        `(?!(?:true|false|null|none|undefined)\\b)[^\\s"'&,;\\\\]{3,})`,
-      'gdi',
+    // Anchored on the `:` or `=` itself, with the name before it read by a look-behind that runs
+    // only there; whether the name is secret is decided word by word. An auth scheme
+    // (`Authorization: Bearer x`) is left to the header rules.
+    pattern: new RegExp(`[:=](?<=(?<name>${HINTED_NAME})(?:\\\\?["'])?\\s{0,8}[:=])`, 'gi'),
+    accept: (_name, match) => isSecretName(match.groups?.name ?? ''),
+    value: new RegExp(
+      `[ \\t]*(?:\\\\?["'])?(?<secret>${NOT_REDACTED}(?!(?:true|false|null|none|undefined)\\b)` +
+        `(?!(?:bearer|basic|digest)\\s)[^\\s"'&,;\\\\]{3,})`,
+      'dyi',
     ),
   },
   {
@@ -121,20 +143,37 @@ function applyRule(
   if (!rule.pattern.test(text)) return text;
   rule.pattern.lastIndex = 0;
   const guarded = protect ? rangesOf(text, protect) : [];
+  const pattern = rule.pattern;
   let out = '';
   let last = 0;
-  for (const match of text.matchAll(rule.pattern)) {
-    const range = match.indices?.groups?.secret ?? match.indices?.[0];
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const range = secretRange(text, rule, match);
     if (!range) continue;
     const [start, end] = range;
-    const matchEnd = match.index + match[0].length;
+    // A rule may find its secret past the end of the match itself.
+    const matchEnd = Math.max(match.index + match[0].length, end);
     if (guarded.some(([from, to]) => start < to && matchEnd > from)) continue;
     const secret = text.slice(start, end);
-    if (rule.accept && !rule.accept(secret)) continue;
+    if (!rule.value && rule.accept && !rule.accept(secret, match)) continue;
     out += text.slice(last, start) + replace(rule.id, secret);
     last = end;
+    // Nothing inside a replaced secret is looked at again (`password=a=b`).
+    if (pattern.lastIndex < end) pattern.lastIndex = end;
   }
   return last === 0 ? text : out + text.slice(last);
+}
+
+/** Where the secret of `match` lies: its `secret` group, all of it, or the value read after it. */
+function secretRange(
+  text: string,
+  rule: SecretRule,
+  match: RegExpExecArray,
+): [number, number] | undefined {
+  if (!rule.value) return match.indices?.groups?.secret ?? match.indices?.[0];
+  if (rule.accept && !rule.accept(match[0], match)) return undefined;
+  rule.value.lastIndex = match.index + match[0].length;
+  const value = rule.value.exec(text);
+  return value ? (value.indices?.groups?.secret ?? value.indices?.[0]) : undefined;
 }
 
 function rangesOf(text: string, pattern: RegExp): Array<[number, number]> {

@@ -80,6 +80,36 @@ describe('scrubEnvironment', () => {
 });
 
 describe('isSecretEnvVar', () => {
+  it.each([
+    'DATABASE_PASS',
+    'NPM_CONFIG__AUTH',
+    'LDAP_PASSWD',
+    'AZURE_CREDENTIAL',
+    'SERVICE_CREDENTIALS',
+    'MYSQL_PWD',
+    'PGPASSWORD',
+    'SENTRY_DSN',
+    'SLACK_WEBHOOK_URL',
+    'STRIPE_KEY',
+    'SESSION_ID',
+    'COOKIE_JAR_SECRET',
+  ])('drops %s whatever its value', (name) => {
+    expect(isSecretEnvVar(name, 'plain')).toBe(true);
+  });
+
+  it.each(['PWD', 'OLDPWD', 'KEYTIMEOUT', 'KEYBOARD', 'TOKENIZERS_PARALLELISM', 'LANG', 'TERM'])(
+    'keeps %s, which names no secret',
+    (name) => {
+      expect(isSecretEnvVar(name, 'plain')).toBe(false);
+    },
+  );
+
+  it('drops a URL with a user part, with or without a password', () => {
+    expect(isSecretEnvVar('ERROR_REPORTING', 'https://k3y@o1.ingest.example.io/5')).toBe(true);
+    expect(isSecretEnvVar('DATABASE_URL', 'postgres://app:pw@db/app')).toBe(true);
+    expect(isSecretEnvVar('DATABASE_URL', 'postgres://db:5432/app')).toBe(false);
+  });
+
   it('flags names and values, and leaves ordinary variables alone', () => {
     expect(isSecretEnvVar('OPENAI_API_KEY', 'x')).toBe(true);
     expect(isSecretEnvVar('LANG', 'C.UTF-8')).toBe(false);

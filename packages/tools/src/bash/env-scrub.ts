@@ -1,13 +1,4 @@
-/**
- * Variable names that look like they hold a credential. Matched anywhere in the name, any case,
- * so `GITHUB_TOKEN`, `npm_config__authToken` and `DB_PASSWORD` are all dropped. It also drops a few
- * harmless names (`SSH_AUTH_SOCK`, `KEYTIMEOUT`): an agent's shell is better off without them than
- * with one leaked secret.
- *
- * @example
- * SECRET_NAME_PATTERN.test('GITHUB_TOKEN'); // true
- */
-export const SECRET_NAME_PATTERN = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|AUTH|CREDENTIAL|PRIVATE/i;
+import { isSecretName } from '@tiny-claw/core/utils';
 
 /**
  * Name prefixes of provider, chat-platform and tiny-claw variables. These configure the harness,
@@ -28,7 +19,7 @@ export const SCRUBBED_ENV_PREFIXES: readonly string[] = [
 
 /**
  * Values that are credentials whatever their variable is called: PEM private keys, URLs with a
- * password (`postgres://u:p@host`), and well-known token shapes (GitHub, OpenAI/Anthropic `sk-`,
+ * user or password part (`postgres://u:p@host`, a Sentry-style `https://key@host`), and well-known token shapes (GitHub, OpenAI/Anthropic `sk-`,
  * AWS access key ids, Slack, Google API keys, JWTs).
  *
  * @example
@@ -36,7 +27,7 @@ export const SCRUBBED_ENV_PREFIXES: readonly string[] = [
  */
 export const SECRET_VALUE_PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/,
-  /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i,
+  /[a-z][a-z0-9+.-]*:\/\/[^/\s@]+@/i,
   /\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}/,
   /\bsk-[A-Za-z0-9_-]{20,}/,
   /\bAKIA[A-Z0-9]{16}\b/,
@@ -68,7 +59,10 @@ function matchesExtra(name: string, extra: readonly string[]): boolean {
 }
 
 /**
- * True when the variable `name=value` must not reach a command the model runs.
+ * True when the variable `name=value` must not reach a command the model runs: a name the shared
+ * word-by-word rule calls secret (`GITHUB_TOKEN`, `DATABASE_PASS`, `npm_config__authToken`,
+ * `MYSQL_PWD`, `SENTRY_DSN`; not `PWD`, `OLDPWD` or `KEYTIMEOUT`), a harness variable, an extra
+ * name, or a value shaped like a credential.
  *
  * @example
  * isSecretEnvVar('OPENAI_API_KEY', 'sk-…'); // true
@@ -79,7 +73,7 @@ export function isSecretEnvVar(
   value: string,
   extraNames: readonly string[] = [],
 ): boolean {
-  if (SECRET_NAME_PATTERN.test(name)) return true;
+  if (isSecretName(name)) return true;
   const upper = name.toUpperCase();
   if (SCRUBBED_ENV_PREFIXES.some((prefix) => upper.startsWith(prefix))) return true;
   if (matchesExtra(name, extraNames)) return true;

@@ -36,6 +36,22 @@ describe('redaction of adversarial inputs', () => {
     }
   });
 
+  it('redacts values under DATABASE_PASS, NPM_CONFIG__AUTH, *_PASSWD and *_CREDENTIALS, as keys and as assignments', () => {
+    const names = [
+      'DATABASE_PASS',
+      'NPM_CONFIG__AUTH',
+      'LDAP_PASSWD',
+      'AZURE_CREDENTIALS',
+      'db.pwd',
+    ];
+    for (const name of names) {
+      expectGone({ env: { [name]: 'plain-looking-value' } }, 'plain-looking-value');
+      expectGone(`${name}=plain-looking-value`, 'plain-looking-value');
+    }
+    const kept = { PWD: '/work', OLDPWD: '/tmp', max_tokens: 10, KEYBOARD: 'us' };
+    expect(clean(kept)).toBe(JSON.stringify(kept));
+  });
+
   it('redacts array-of-pairs headers nested deep', () => {
     expectGone(
       { a: [{ b: { headers: [['authorization', 'Bearer abc.def.ghi']] } }] },
@@ -176,6 +192,10 @@ describe('redaction of adversarial inputs', () => {
       `${'-----BEGIN PRIVATE KEY-----'.repeat(100)}${'Q'.repeat(2 ** 20 - 2700)}`,
       'password='.repeat(2 ** 20 / 9),
       'https://'.repeat(2 ** 20 / 8),
+      'a='.repeat(2 ** 19),
+      'key1: '.repeat(2 ** 20 / 6),
+      '?key1='.repeat(2 ** 20 / 6),
+      `${'k'.repeat(70)}=`.repeat(2 ** 20 / 71),
     ]) {
       expect(typeof toTraceValue(text, big), text.slice(0, 20)).toBe('string');
     }

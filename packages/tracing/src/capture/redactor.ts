@@ -1,12 +1,9 @@
-import { applySecretRules, type SecretRule, secretRules } from '@tiny-claw/core/utils';
-
-/**
- * Key names whose values are secrets at any depth, whatever they look like. Matched on the key in
- * snake_case, so `apiKey`, `API_KEY`, `x-api-key` and `openaiApiKey` all hit while `tokenizer`,
- * `max_tokens` and `passwordless_login` do not.
- */
-const SECRET_KEY =
-  /(?:^|[_\-.\s])(?:token|secret|password|passwd|pwd|authorization|auth|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|cookie|set-cookie|session|credentials?|signature|encrypt[_-]?key|verification[_-]?token)(?:[_\-.\s]|$)/;
+import {
+  applySecretRules,
+  isSecretName,
+  type SecretRule,
+  secretRules,
+} from '@tiny-claw/core/utils';
 
 const MARKER_START = '[REDACTED:';
 // A marker names its rule (`…:github-token:…`), which a keyword rule must not read as `token:`.
@@ -73,15 +70,15 @@ export class Redactor {
   }
 
   /**
-   * True when a value stored under `key` must be redacted whatever it looks like.
+   * True when a value stored under `key` must be redacted whatever it looks like: the shared
+   * word-by-word name rule, so `DATABASE_PASS` and `NPM_CONFIG__AUTH` are secret while
+   * `max_tokens` and `OLDPWD` are not.
    *
    * @example
    * redactor.isSecretKey('openaiApiKey'); // true
    * redactor.isSecretKey('max_tokens'); // false
    */
   isSecretKey(key: string): boolean {
-    if (key.length > 200) return false;
-    const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-    return SECRET_KEY.test(snake);
+    return isSecretName(key);
   }
 }
