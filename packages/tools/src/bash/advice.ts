@@ -97,6 +97,8 @@ function sandboxAdvice(block: SandboxBlock): string {
       return bashAdvice.sandboxReadOnly;
     case 'hidden_path':
       return bashAdvice.sandboxHidden;
+    case 'git_metadata':
+      return bashAdvice.sandboxGitMetadata;
     case 'network':
       return bashAdvice.sandboxNetwork;
   }
@@ -147,9 +149,11 @@ export const bashAdvice = {
   sandboxFailed:
     'The sandbox that bash commands run in could not be set up, which no command can fix; tell the user what failed. They can fix bubblewrap, or run commands without a sandbox with TINY_CLAW_SANDBOX=off.',
   sandboxReadOnly:
-    'The command wrote where the sandbox does not allow it: only the workdir and /tmp (private, emptied after each command) are writable, and the workdir’s .git/hooks and .git/config are read-only. Write inside the workdir instead (for example a cache or prefix directory there). If the task truly needs to write elsewhere, stop and tell the user it needs TINY_CLAW_SANDBOX=off; do not look for a way around the sandbox.',
+    'The command wrote where the sandbox does not allow it: only the workdir and /tmp (private, emptied after each command) are writable, and git’s configuration and hooks in the workdir are read-only. Write inside the workdir instead (for example a cache or prefix directory there). If the task truly needs to write elsewhere, stop and tell the user it needs TINY_CLAW_SANDBOX=off; do not look for a way around the sandbox.',
   sandboxHidden:
     'That path is hidden by the sandbox (credentials such as ~/.ssh and ~/.aws, and the agent’s own state, appear empty or unreadable). Do not try to reach it another way. If the task truly needs it, stop and tell the user it needs TINY_CLAW_SANDBOX=off.',
+  sandboxGitMetadata:
+    'The sandbox keeps git’s metadata out of reach of commands: the workdir’s .git cannot be moved or replaced, git’s configuration and hooks are read-only, and no repository can be created at the workdir’s root, because git would run what they name outside the sandbox. git add, commit, checkout, switch, merge, stash and tag work; git config, git init here, git worktree add, git submodule add and installing hooks do not. Do not look for a way around it: if the task needs such a change, stop and ask the user to make it (or to use TINY_CLAW_SANDBOX=off).',
   sandboxNetwork:
     'The sandbox has no network access, so downloads, name lookups and connections (even to other programs on this machine) fail. Do not retry or look for a way around it: work offline, or stop and tell the user the task needs TINY_CLAW_SANDBOX_NETWORK=on.',
 } as const;

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { isInside, resolveInWorkdir } from '../path-guard.js';
 import { type CommandLaunch, prepareCommandLaunch } from '../sandbox/command-launch.js';
-import { auditGitGuard } from '../sandbox/git/git-guard.js';
+import { auditGitGuard, gitProtectedSpellings } from '../sandbox/git/git-guard.js';
 import type { GitGuardAction } from '../sandbox/git/quarantine.js';
 import { sandboxBlockOf } from '../sandbox/sandbox-block.js';
 import {
@@ -287,6 +287,7 @@ async function runBash(
             command: args.command,
             hidden: launch.hidden,
             network: sandbox.options.network,
+            gitProtected: launch.gitGuard ? gitProtectedSpellings(launch.gitGuard) : [],
           })
         : undefined;
     if (sandboxBlock) metadata.sandbox_block = sandboxBlock;

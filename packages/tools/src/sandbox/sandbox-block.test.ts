@@ -86,4 +86,24 @@ describe('telling a sandbox failure from an ordinary one', () => {
     expect(sandboxBlockOf('cat: nope.txt: No such file or directory', context)).toBeUndefined();
     expect(sandboxBlockOf('FAIL src/a.test.ts > adds', context)).toBeUndefined();
   });
+
+  it.each([
+    ['error: could not write config file .git/config: Device or resource busy', 'git config x y'],
+    ["mv: cannot move '.git' to 'old': Device or resource busy", 'mv .git old'],
+    ['bash: .git/hooks/pre-commit: Read-only file system', 'echo x > .git/hooks/pre-commit'],
+    [
+      "fatal: cannot copy '/usr/share/git-core/templates/description' to '/repo/.git/description': Read-only file system",
+      'git init',
+    ],
+    ['error: could not lock config file .git/config: File exists', 'git config a.b c'],
+  ])('a refusal about guarded git metadata is a git block: %s', (output, command) => {
+    const git = { ...context, command, gitProtected: ['/repo/.git', '.git', '.git/config'] };
+    expect(sandboxBlockOf(output, git)).toBe('git_metadata');
+  });
+
+  it('a failure that only mentions a name like .github or .gitignore is not a git block', () => {
+    const git = { ...context, gitProtected: ['/repo/.git', '.git'] };
+    expect(sandboxBlockOf('cat: .github/x: No such file or directory', git)).toBeUndefined();
+    expect(sandboxBlockOf('cat: .gitignore: Permission denied', git)).toBeUndefined();
+  });
 });

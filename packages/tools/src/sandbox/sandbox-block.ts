@@ -2,13 +2,14 @@ import path from 'node:path';
 
 /**
  * Why a sandboxed command most likely failed because of the sandbox: it wrote outside the
- * writable places (`read_only`), reached for a hidden path (`hidden_path`), or used the network
- * while it is off (`network`) — which includes the unix sockets of other programs.
+ * writable places (`read_only`), reached for a hidden path (`hidden_path`), tried to change git's
+ * configuration, hooks or repository layout (`git_metadata`), or used the network while it is off
+ * (`network`) — which includes the unix sockets of other programs.
  *
  * @example
  * const block: SandboxBlock = 'network';
  */
-export type SandboxBlock = 'read_only' | 'hidden_path' | 'network';
+export type SandboxBlock = 'read_only' | 'hidden_path' | 'git_metadata' | 'network';
 
 /** What the usual tools print when a name cannot be resolved or no route exists. */
 const NETWORK_MARKERS =
@@ -37,6 +38,10 @@ const READ_ONLY_MARKERS = /read-only file system|\berofs\b/i;
 
 const MISSING_OR_DENIED = /no such file or directory|permission denied|\benoent\b|\beacces\b/i;
 
+/** How a write to a pinned mount point (`.git`, `.git/config`) or git's own refusal reads. */
+const GIT_REFUSAL =
+  /device or resource busy|\bebusy\b|could not (?:lock|write) config file|cannot (?:mkdir|copy|create)/i;
+
 /** A character that can be part of a file name (so a match next to it is only part of one). */
 const NAME_CHAR = /[\w.~-]/;
 
@@ -56,7 +61,9 @@ function mentions(text: string, hidden: string): boolean {
 
 /**
  * Guess whether a failed sandboxed command failed because of the sandbox, from its output and
- * its own text: an error about a hidden path (named in either), a read-only file system, or,
+ * its own text: an error about a hidden path (named in either), about git metadata the sandbox
+ * keeps read-only (a busy mount point, a configuration git could not write), a read-only file
+ * system, or,
  * while the network is off, a name-resolution / unreachable-network error or a unix socket it was
  * not permitted to create. Undefined otherwise.
  * Used only to add advice; the command's output is shown as it was.
@@ -67,12 +74,25 @@ function mentions(text: string, hidden: string): boolean {
  */
 export function sandboxBlockOf(
   output: string,
-  context: { command: string; hidden: readonly string[]; network: boolean },
+  context: {
+    command: string;
+    hidden: readonly string[];
+    network: boolean;
+    /** Git metadata the sandbox keeps read-only (`.git`, its configuration and hooks, …). */
+    gitProtected?: readonly string[];
+  },
 ): SandboxBlock | undefined {
+  const text = `${output}\n${context.command}`;
   if (MISSING_OR_DENIED.test(output) || READ_ONLY_MARKERS.test(output)) {
-    const text = `${output}\n${context.command}`;
     if (context.hidden.some((hidden) => mentions(text, hidden))) return 'hidden_path';
   }
+  if (
+    (MISSING_OR_DENIED.test(output) ||
+      READ_ONLY_MARKERS.test(output) ||
+      GIT_REFUSAL.test(output)) &&
+    (context.gitProtected ?? []).some((protectedPath) => mentions(text, protectedPath))
+  )
+    return 'git_metadata';
   if (READ_ONLY_MARKERS.test(output)) return 'read_only';
   if (!context.network && NETWORK_MARKERS.test(output)) return 'network';
   if (!context.network && unixSocketRefused(output, context.command)) return 'network';

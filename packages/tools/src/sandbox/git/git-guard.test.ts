@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { access, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Tool, ToolOutput } from '@tiny-claw/core';
@@ -40,6 +40,12 @@ beforeEach(async () => {
   marker = path.join(base, 'PLANTED-CODE-RAN');
   await mkdir(workdir);
   await mkdir(path.join(base, 'home'));
+  // Commands inside the sandbox get a scrubbed environment (no GIT_AUTHOR_*): their identity comes
+  // from the global configuration, as a user's would.
+  await writeFile(
+    path.join(base, 'home', '.gitconfig'),
+    '[user]\n\tname = Tester\n\temail = tester@example.com\n',
+  );
   env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: path.join(base, 'home'),
@@ -317,5 +323,20 @@ describe.skipIf(!usable || !hasGit)('git metadata in the bubblewrap sandbox', ()
     const result = await sandboxed('ls -a');
     expect(result.isError).toBe(false);
     expect(await readdir(workdir)).toEqual([]);
+  });
+
+  it('a failed write to git configuration gets advice that says why', async () => {
+    await makeRepository();
+    const result = await sandboxed('git config core.editor vim');
+    expect(result.isError).toBe(true);
+    expect(result.metadata?.sandbox_block).toBe('git_metadata');
+    expect(result.failure?.advice ?? '').toContain('git config');
+    expect(await readFile(path.join(workdir, '.git', 'config'), 'utf8')).not.toContain('vim');
+  });
+
+  it('renaming .git away gets the same advice', async () => {
+    await makeRepository();
+    const result = await sandboxed('mv .git .git-old');
+    expect(result.metadata?.sandbox_block).toBe('git_metadata');
   });
 });

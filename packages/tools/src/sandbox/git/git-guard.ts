@@ -361,3 +361,24 @@ export async function auditGitGuard(guard: GitGuard): Promise<GitGuardAction[]> 
   }
   return actions;
 }
+
+/**
+ * How a command or its errors may name the git metadata the guard keeps read-only: absolute,
+ * and relative to the workdir (`.git`, `.git/config`).
+ *
+ * @example
+ * gitProtectedSpellings(guard); // ['/repo/.git', '.git', '/repo/.git/config', '.git/config', …]
+ */
+export function gitProtectedSpellings(guard: GitGuard): string[] {
+  const { workdir } = guard.snapshot;
+  const absolute = [path.join(workdir, '.git'), ...guard.readOnly];
+  if (guard.standIn !== undefined) absolute.push(guard.standIn);
+  return [
+    ...new Set(
+      absolute.flatMap((target) => {
+        const relative = path.relative(workdir, target);
+        return relative && !relative.startsWith('..') ? [target, relative] : [target];
+      }),
+    ),
+  ];
+}
