@@ -136,6 +136,56 @@ describe('the event tracer', () => {
     });
   });
 
+  it.each([
+    ['in the order they started', [0, 1]],
+    ['the second first', [1, 0]],
+  ])(
+    'keeps both results of two calls with the same id, each on its own span, when they end %s',
+    async (_order, endOrder) => {
+      const t = tracer();
+      const calls = [
+        { ...call('dup', 'read'), arguments: { path: 'a.txt' } },
+        { ...call('dup', 'read'), arguments: { path: 'missing.txt' } },
+      ];
+      const outputs = [
+        { content: 'alpha', isError: false },
+        { content: 'read path does not exist: missing.txt', isError: true },
+      ];
+      t.onEvent(start('r'));
+      t.onEvent(step('r', 1));
+      for (const [index, c] of calls.entries()) {
+        t.onEvent({ type: 'tool.start', runId: 'r', step: 1, call: c, index });
+      }
+      for (const index of endOrder) {
+        t.onEvent({
+          type: 'tool.end',
+          runId: 'r',
+          step: 1,
+          call: calls[index] as (typeof calls)[number],
+          index,
+          status: 'completed',
+          output: outputs[index] as (typeof outputs)[number],
+          observation: outputs[index] as (typeof outputs)[number],
+          latencyMs: 1,
+          blocked: false,
+        });
+      }
+      await t.finishRun('r', { result: result('r') });
+      const tools = trees[0]?.root.children[0]?.children ?? [];
+      expect(
+        tools.map((span) => [
+          span.attributes.tool_call_id,
+          span.attributes.tool_call_index,
+          span.status,
+          span.attributes.result_chars,
+        ]),
+      ).toEqual([
+        ['dup', 0, 'ok', 5],
+        ['dup', 1, 'error', outputs[1]?.content.length],
+      ]);
+    },
+  );
+
   it('hangs an approval.pause under the paused tool.call and ends the call ok', async () => {
     const t = tracer();
     const suspended = { content: 'needs approval', isError: true };

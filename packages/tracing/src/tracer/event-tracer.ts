@@ -23,8 +23,13 @@ interface RunSpans {
   resume: SpanHandle | undefined;
   /** Open model calls by `<step>:<attempt>`. */
   models: Map<string, SpanHandle>;
-  /** Tool calls by call id (kept after they end: a nested run or a pause hangs under them). */
+  /**
+   * Tool calls by `<step>:<index>` (kept after they end: a pause hangs under them). Not by call
+   * id: a model may give two calls of one turn the same id, and each keeps its own span.
+   */
   tools: Map<string, SpanHandle>;
+  /** The latest tool call started with each call id: where a nested run (a subagent) hangs. */
+  toolsByCallId: Map<string, SpanHandle>;
   /** The error type of the last failed model call, named on the root of a provider failure. */
   modelErrorType: string | undefined;
 }
@@ -162,11 +167,12 @@ export class EventTracer implements Tracer {
         );
         // Raw arguments go to the tracer, which keeps hashes only unless replay mode is on.
         span.recordPayload('tool_arguments', call.arguments);
-        run.tools.set(call.id, span);
+        run.tools.set(toolKey(event), span);
+        run.toolsByCallId.set(call.id, span);
         return;
       }
       case 'tool.end': {
-        const span = run.tools.get(event.call.id);
+        const span = run.tools.get(toolKey(event));
         if (!span) return;
         const { observation } = event;
         const metadata = observation.metadata ?? {};
@@ -207,7 +213,7 @@ export class EventTracer implements Tracer {
         );
         return;
       case 'approval.required': {
-        const tool = run.tools.get(event.call.id);
+        const tool = run.tools.get(toolKey(event));
         tool?.setAttributes({ approval_id: event.approvalId, checkpoint_id: event.checkpointId });
         this.#spans
           .startSpan(
@@ -279,7 +285,7 @@ export class EventTracer implements Tracer {
           'subagent.run',
           'subagent.run',
           attributes,
-          parent?.tools.get(event.parent.toolCallId) ?? parent?.step,
+          parent?.toolsByCallId.get(event.parent.toolCallId) ?? parent?.step,
         )
       : this.#spans.startRun(
           event.caller === 'approval_resume' ? 'approval_resume' : 'main',
@@ -301,6 +307,7 @@ export class EventTracer implements Tracer {
       resume: undefined,
       models: new Map(),
       tools: new Map(),
+      toolsByCallId: new Map(),
       modelErrorType: undefined,
     });
   }
@@ -327,6 +334,11 @@ function spanStatusOf(result: RunResult): SpanStatus {
 function newMessages(messages: readonly Message[]): Message[] {
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
   return messages.slice(lastAssistant + 1);
+}
+
+/** Which tool span an event is about: its call's step and place in the turn. */
+function toolKey(event: { step: number; index: number }): string {
+  return `${event.step}:${event.index}`;
 }
 
 function take<K, V>(map: Map<K, V>, key: K): V | undefined {
