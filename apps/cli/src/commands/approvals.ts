@@ -3,6 +3,7 @@ import type { Application } from '@tiny-claw/runtime';
 import { renderApprovalRecord } from '../approval-record-view.js';
 import { type ApprovalRecord, type ApprovalsArgs, parseApprovalsArgs } from '../approvals-args.js';
 import { approvalsText } from '../approvals-strings.js';
+import { toolRefusal } from '../approvals-tool-check.js';
 import { cliActor } from '../cli-actor.js';
 import { ExitCode } from '../exit-codes.js';
 import { followRun } from '../follow-run.js';
@@ -18,7 +19,9 @@ type Decide = Extract<ApprovalsArgs, { action: 'approve' | 'reject' }>;
  * `tiny-claw approvals list | show ID | approve ID | reject ID [reason]`: the requests of paused
  * runs, and deciding them. A decision continues the paused run in this process and prints it like
  * `tiny-claw run` does; a refused decision (malformed or unknown id, another session's, already
- * decided, expired, changed since the request) prints why and exits 1 with nothing run.
+ * decided, expired, changed since the request) prints why and exits 1 with nothing run. Approving
+ * a call whose tool this process cannot run is refused before anything is claimed, naming the
+ * setting to change (exit 78); the request stays pending.
  *
  * @throws UsageError for bad subcommands or flags (the caller prints it, exit 2).
  *
@@ -114,6 +117,16 @@ async function decide(app: Application, args: Decide, out: Output): Promise<numb
   if (app.approvalProvider === 'off') throw new ConfigurationError(approvalsText.approvalsOff);
   const actor = cliActor();
   const health = app.health();
+  if (args.action === 'approve') {
+    // Before anything is claimed: a call this process cannot run would only use the approval up.
+    // A rejection runs nothing, so any process may make it.
+    const record = await app.approval(args.id);
+    const refusal =
+      record?.status === 'pending'
+        ? toolRefusal(args.id, record.toolName, health.tools, app.settings)
+        : undefined;
+    if (refusal !== undefined) throw new ConfigurationError(refusal);
+  }
   out.stderr(
     `tiny-claw · provider ${health.provider.name} (${health.provider.reason}) · ${approvalsText.deciding(args.action, args.id, actor)}\n`,
   );
