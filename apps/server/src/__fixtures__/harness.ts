@@ -8,6 +8,7 @@ import {
   startFakeFeishuServer,
   type TempWorkspace,
 } from '@tiny-claw/testkit';
+import type { HttpLimits } from '../http/http-limits.js';
 import { loadServerSettings } from '../server/load-server-settings.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 
@@ -42,6 +43,8 @@ export interface HarnessOptions {
   sleep?: (ms: number) => Promise<void>;
   shutdownGraceMs?: number;
   now?: () => number;
+  /** Short HTTP timeouts, for tests of slow clients. */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface Harness {
@@ -86,6 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+    ...(options.httpLimits ? { httpLimits: options.httpLimits } : {}),
   });
   const encryptKey = options.noEncryptKey || options.noFeishu ? undefined : ENCRYPT_KEY;
   const token = options.noToken || options.noFeishu ? '' : VERIFICATION_TOKEN;

@@ -5,6 +5,7 @@ import { createApplication, createStderrLogger, type Settings } from '@tiny-claw
 import { chatText } from '../chat/chat-text.js';
 import { domainLabel } from '../feishu/feishu-domain.js';
 import { createHttpApp, type EventEndpoint } from '../http/http-app.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, nodeServerOptions } from '../http/http-limits.js';
 import type { ServerHealth } from '../http/server-health.js';
 import { serverVersion } from '../version.js';
 import { type FeishuOptions, feishuOptionsOf } from './feishu-options.js';
@@ -38,6 +39,8 @@ export interface StartServerInput {
   /** Waits between send retries (tests pass one that records and returns at once). */
   sleep?: (ms: number) => Promise<void>;
   shutdownGraceMs?: number;
+  /** Instead of {@link DEFAULT_HTTP_LIMITS}, in part or whole (tests use short timeouts). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 /**
@@ -67,7 +70,8 @@ export interface RunningServer {
  * Feishu is configured, the chat side in webhook or long-connection mode. Starts without Feishu
  * configured too: the event endpoint then answers 503 saying what to set. A webhook with neither
  * an encrypt key nor a verification token is refused at start, since anyone could post events to
- * it.
+ * it. A client gets 10 s for its headers and 30 s for its whole request before it is answered 408
+ * and cut off ({@link DEFAULT_HTTP_LIMITS}).
  *
  * @throws ConfigurationError (exit 78) for a webhook without key or token, a port in use, or
  * anything the application refuses.
@@ -76,6 +80,7 @@ export interface RunningServer {
  */
 export async function startServer(input: StartServerInput): Promise<RunningServer> {
   const { settings, options } = input;
+  const serverOptions = nodeServerOptions({ ...DEFAULT_HTTP_LIMITS, ...input.httpLimits });
   const feishuOptions = feishuOptionsOf(settings);
   const credentials = feishuCredentials(settings);
   if (
@@ -181,7 +186,12 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     onError: (error) => logger.error(`server: unexpected error: ${String(error)}`),
   });
 
-  const server = serve({ fetch: http.fetch, hostname: options.host, port: options.port });
+  const server = serve({
+    fetch: http.fetch,
+    hostname: options.host,
+    port: options.port,
+    serverOptions,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
