@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { InteractiveCard } from '@larksuiteoapi/node-sdk';
 import type { Logger } from '@tiny-claw/core';
-import { scrubSecrets } from '@tiny-claw/core/utils';
 import { RateLimiter } from '../chat/rate-limiter.js';
 import { splitMessage } from '../chat/split-message.js';
+import { scrubServerText } from '../server/scrub-server-text.js';
 import type { FeishuApi } from './feishu-api.js';
 import { type FeishuApiError, toFeishuApiError } from './feishu-api-error.js';
 
@@ -51,9 +51,9 @@ export class MessageSender {
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Scrub `text` of anything secret: what every chat message goes through. */
+  /** Scrub `text` of anything secret (setting names stay): what every chat message goes through. */
   redact(text: string): string {
-    return scrubSecrets(text, this.#secrets);
+    return scrubServerText(text, this.#secrets);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Logger } from '@tiny-claw/core';
-import { scrubSecrets } from '@tiny-claw/core/utils';
+import { scrubServerText } from '../server/scrub-server-text.js';
 
 /** The logger shape the Feishu SDK calls: each method gets the SDK's arguments as one array. */
 export interface SdkLogger {
@@ -24,7 +24,7 @@ export function sdkLogger(logger: Logger, knownSecrets: readonly string[]): SdkL
   const line = (parts: unknown[]) => {
     const text = parts.flat().map(describe).join(' ');
     const cut = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
-    return `feishu sdk: ${scrubSecrets(cut.replace(/\s+/g, ' '), knownSecrets)}`;
+    return `feishu sdk: ${scrubServerText(cut.replace(/\s+/g, ' '), knownSecrets)}`;
   };
   return {
     error: (...msg) => logger.error(line(msg)),

@@ -22,7 +22,7 @@ export {
   parseRetryAfterMs,
   retryDelayMs,
 } from './retry-after.js';
-export { REDACTED, scrubSecrets } from './scrub-secrets.js';
+export { REDACTED, type ScrubOptions, scrubSecrets } from './scrub-secrets.js';
 export { isSecretName } from './secret-names.js';
 export {
   applySecretRules,

@@ -56,6 +56,22 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('key …a9c2 rejected', [key])).toBe(`key …${REDACTED} rejected`);
   });
 
+  it.each([
+    ['FEISHU_APPROVERS', 'FEISHU-approvals-9f8e7d6c'],
+    ['FEISHU_APPROVERS', 'team-APPROVERS-9f8e7d6c'],
+    ['TINY_CLAW_APPROVAL_PROVIDER', 'PROVIDER-9f8e7d6c'],
+    ['FEISHU_ENCRYPT_KEY', 'ENCRYPT-9f8e7d6c'],
+  ])(
+    'never takes a kept word such as %s for a fragment of the secret %s, and still removes the secret',
+    (name, secret) => {
+      const text = `set ${name} (now ${secret}), then ${secret.slice(-6)}`;
+      expect(scrubSecrets(text, [secret], { keep: [name] })).toBe(
+        `set ${name} (now ${REDACTED}), then ${REDACTED}`,
+      );
+      expect(scrubSecrets(text, [secret])).not.toContain(name);
+    },
+  );
+
   it('treats a placeholder key shorter than four characters as no secret', () => {
     expect(scrubSecrets('the kind of key', ['k'])).toBe('the kind of key');
   });

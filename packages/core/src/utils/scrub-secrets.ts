@@ -24,17 +24,39 @@ const messageRules: readonly SecretRule[] = [
 const PROTECT = /\[redacted\]/;
 
 /**
+ * Options of {@link scrubSecrets}.
+ *
+ * @example
+ * const options: ScrubOptions = { keep: ['FEISHU_APPROVERS'] };
+ */
+export interface ScrubOptions {
+  /**
+   * Words of the caller's own vocabulary, such as the setting names its messages mention: never
+   * taken for a fragment of a known secret, even when a secret happens to contain them. A known
+   * secret itself, and every value the rules recognise, is still removed around and inside them.
+   */
+  keep?: Iterable<string>;
+}
+
+/**
  * Remove anything that looks like a credential from text a server sent back (an error message, a
  * proxy's page) before it reaches a person or a log: every known secret, everything the shared
  * {@link secretRules} recognise (provider keys, tokens, JWTs, PEM blocks, `Authorization:` and
  * `api_key=` pairs, URL credentials …), masked or truncated keys, and any word that is a fragment
- * (4 characters or more) of a known secret, so `invalid key …c21e` cannot leak a key's tail.
+ * (4 characters or more) of a known secret, so `invalid key …c21e` cannot leak a key's tail —
+ * except the words `options.keep` names.
  *
  * @example
  * scrubSecrets('Incorrect API key provided: sk-proj-ab***wxyz', ['sk-proj-abcdwxyz']);
  * // 'Incorrect API key provided: [redacted]'
+ * scrubSecrets('ask FEISHU_APPROVERS', ['FEISHU-9f8e7d'], { keep: ['FEISHU_APPROVERS'] });
+ * // 'ask FEISHU_APPROVERS'
  */
-export function scrubSecrets(text: string, knownSecrets: readonly string[] = []): string {
+export function scrubSecrets(
+  text: string,
+  knownSecrets: readonly string[] = [],
+  options: ScrubOptions = {},
+): string {
   // A secret shorter than a fragment is a placeholder (local servers take any key), not a secret.
   const known = knownSecrets.filter((secret) => secret.length >= MIN_FRAGMENT);
   let out = text;
@@ -44,11 +66,14 @@ export function scrubSecrets(text: string, knownSecrets: readonly string[] = [])
   // A run with `***` in it is a masked credential; done per word, which keeps the scan linear.
   out = out.replace(/\S+/g, (word) => (word.includes('***') ? REDACTED : word));
   if (known.length === 0) return out;
+  const keep = new Set(options.keep);
   // Masks such as `sk-…abcd` split on `…` and `.`, so each visible run is checked on its own.
   const isFragment = (part: string): boolean =>
     part.length >= MIN_FRAGMENT && known.some((secret) => secret.includes(part));
   return out.replace(/[A-Za-z0-9_-]+/g, (word) =>
-    word !== 'redacted' && (isFragment(word) || word.split(/[-_]/).some(isFragment))
+    word !== 'redacted' &&
+    !keep.has(word) &&
+    (isFragment(word) || word.split(/[-_]/).some(isFragment))
       ? REDACTED
       : word,
   );
