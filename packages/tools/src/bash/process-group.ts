@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { trackCommand } from './live-commands.js';
 import { DEFAULT_OUTPUT_BUFFER_BYTES, OutputBuffer, type OutputSnapshot } from './output-buffer.js';
@@ -90,6 +90,11 @@ export interface ProcessGroupOptions {
    */
   launcher?: { command: string; args: readonly string[] };
   /**
+   * Bytes the launcher reads on descriptor `fd` (above 3): a pipe the harness writes `data` into
+   * and closes (bubblewrap's `--seccomp FD`). No file holds them, so nothing can swap them.
+   */
+  launcherInput?: { fd: number; data: Uint8Array };
+  /**
    * The launcher puts the shell in a PID namespace of its own and dies on SIGTERM, taking the
    * whole namespace with it (bubblewrap). Then a timeout or abort sends SIGTERM only to the
    * processes inside (found by their tag), so the command still gets its grace period, and SIGKILL
@@ -168,6 +173,20 @@ async function killEverything(
     await sleep(20);
     alive = await findLiveLeftovers(tag, pgid);
   }
+}
+
+/**
+ * The child's descriptors: stdin closed, stdout and stderr piped; with `isolated`, fd 3 for what
+ * the wrapper reports from inside the namespace; with `inputFd`, a pipe there for the launcher.
+ */
+function stdioFor(isolated: boolean, inputFd: number | undefined): ('ignore' | 'pipe')[] {
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
+  if (isolated) stdio.push('pipe');
+  if (inputFd !== undefined) {
+    while (stdio.length < inputFd) stdio.push('ignore');
+    stdio[inputFd] = 'pipe';
+  }
+  return stdio;
 }
 
 /**
@@ -273,8 +292,7 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
         cwd: options.cwd,
         env: { ...options.env, [PROCESS_TAG_ENV]: tag },
         detached: true,
-        // fd 3: what the wrapper reports from inside the namespace.
-        stdio: isolated ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+        stdio: stdioFor(isolated, options.launcherInput?.fd),
       });
     } catch (error) {
       // Synchronous failures: invalid arguments (NUL bytes), E2BIG on some platforms.
@@ -283,6 +301,13 @@ export function runInProcessGroup(options: ProcessGroupOptions): Promise<Process
     }
     const pgid = child.pid;
     if (pgid !== undefined) untrack = trackCommand(pgid, tag);
+    const input = options.launcherInput;
+    if (input !== undefined) {
+      const pipe = child.stdio[input.fd] as Writable | null;
+      // A launcher that dies before reading closes the pipe: its failure is reported below.
+      pipe?.on('error', () => {});
+      pipe?.end(Buffer.from(input.data));
+    }
     const reportPipe = isolated ? (child.stdio[3] as Readable | null) : undefined;
 
     const finish = async (spawnError?: string) => {

@@ -4,7 +4,7 @@ import type { GitGuard } from './git/git-guard.js';
 import { defaultHiddenPaths } from './hidden-paths.js';
 import { planMounts } from './mount-plan.js';
 import type { ResolvedSandbox } from './sandbox-status.js';
-import { filteredLauncher, SECCOMP_FD, variablesBashRewrites } from './seccomp-launch.js';
+import { SECCOMP_FD } from './seccomp-launch.js';
 
 /**
  * How to start one command: through bubblewrap (`isolated`), or directly under `setpriv
@@ -18,6 +18,7 @@ import { filteredLauncher, SECCOMP_FD, variablesBashRewrites } from './seccomp-l
 export interface CommandLaunch {
   processOptions: {
     launcher?: { command: string; args: readonly string[] };
+    launcherInput?: { fd: number; data: Uint8Array };
     isolated?: boolean;
     deathSignalHelper?: string;
   };
@@ -50,7 +51,7 @@ function spellings(hidden: string, home: string | undefined, workdir: string): s
  * filesystem (what exists, the git dirs, symlinks) each time, since it may change between
  * commands, and creates a missing protected directory inside the workdir so it can be hidden.
  * Inside the sandbox `TMPDIR` is `/tmp`, its private, writable temporary directory. While the
- * network is off, bubblewrap is started through the bash that hands it the unix-socket filter.
+ * network is off, bubblewrap reads the unix-socket filter from a pipe (`launcherInput`).
  *
  * @example
  * const launch = await prepareCommandLaunch(sandbox, { workdir: '/repo', cwd: '/repo', protectedPaths: [], env });
@@ -92,20 +93,16 @@ export async function prepareCommandLaunch(
     .filter((mount) => mount.path !== plan.gitGuard.standIn)
     .flatMap((mount) => spellings(mount.path, input.env.HOME, workdir));
   const filter = sandbox.unixSocketFilter;
-  const launcher =
-    filter === undefined
-      ? { command: sandbox.bwrapPath, args: bwrapArguments(plan) }
-      : filteredLauncher(
-          filter.bash,
-          sandbox.bwrapPath,
-          bwrapArguments(plan, {
-            seccompFd: SECCOMP_FD,
-            setenv: variablesBashRewrites(input.env),
-          }),
-          filter.program,
-        );
+  const launcher = {
+    command: sandbox.bwrapPath,
+    args: bwrapArguments(plan, filter === undefined ? {} : { seccompFd: SECCOMP_FD }),
+  };
   return {
-    processOptions: { launcher, isolated: true },
+    processOptions: {
+      launcher,
+      isolated: true,
+      ...(filter === undefined ? {} : { launcherInput: { fd: SECCOMP_FD, data: filter.program } }),
+    },
     env: { ...input.env, TMPDIR: '/tmp' },
     hidden,
     gitGuard: plan.gitGuard,

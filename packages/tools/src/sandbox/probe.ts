@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { bwrapProbeArguments } from './bwrap-args.js';
 import { findExecutable } from './find-executable.js';
 import { seccompArchOf, unixSocketFilter } from './seccomp-filter.js';
-import { filteredLauncher, SECCOMP_FD } from './seccomp-launch.js';
+import { SECCOMP_FD, spawnWithFilterSync } from './seccomp-launch.js';
 import { seccompText } from './seccomp-text.js';
 import { sandboxText } from './strings.js';
 
 /**
- * Whether bubblewrap loads the unix-socket filter here: it does (`loads`, with the program and
- * the bash that hands it over); it cannot, for a reason of this machine — an architecture without
+ * Whether bubblewrap loads the unix-socket filter here: it does (`loads`, with the program); it
+ * cannot, for a reason of this machine — an architecture without
  * a filter, a kernel without seccomp — and the sandbox does without (`unavailable`); or it
  * refused it for another reason (`broken`), which a required sandbox must not ignore.
  *
@@ -17,7 +17,7 @@ import { sandboxText } from './strings.js';
  * const filter: UnixSocketFilterProbe = { state: 'unavailable', why: 'this kernel has no seccomp' };
  */
 export type UnixSocketFilterProbe =
-  | { state: 'loads'; program: Uint8Array; bash: string }
+  | { state: 'loads'; program: Uint8Array }
   | { state: 'unavailable' | 'broken'; why: string };
 
 /**
@@ -79,17 +79,14 @@ function filterTrial(path: string): UnixSocketFilterProbe {
   if (arch === undefined) {
     return { state: 'unavailable', why: seccompText.noFilterFor(process.arch) };
   }
-  const bash = findExecutable('bash', process.env.PATH, ['/usr/bin/bash', '/bin/bash']);
-  if (bash === undefined) return { state: 'broken', why: seccompText.noBash };
   const program = unixSocketFilter(arch);
-  const launcher = filteredLauncher(
-    bash,
+  const filtered = spawnWithFilterSync(
     path,
-    bwrapProbeArguments({ seccompFd: SECCOMP_FD }),
+    [...bwrapProbeArguments({ seccompFd: SECCOMP_FD }), 'true'],
     program,
+    { timeout: PROBE_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
   );
-  const filtered = trial(launcher.command, [...launcher.args, 'true']);
-  if (succeeded(filtered)) return { state: 'loads', program, bash };
+  if (succeeded(filtered)) return { state: 'loads', program };
   if (!kernelHasSeccomp()) return { state: 'unavailable', why: seccompText.kernelWithout };
   return { state: 'broken', why: seccompText.refused(failureOf(filtered)) };
 }

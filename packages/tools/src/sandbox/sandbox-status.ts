@@ -13,8 +13,7 @@ import { sandboxText } from './strings.js';
  * How commands will actually be started: inside bubblewrap, or directly (under `setpriv
  * --pdeathsig KILL` when there is one). `unusable` is set when `bwrap` was asked for and cannot
  * work, which callers turn into a configuration error rather than run unconfined.
- * `unixSocketFilter` is the seccomp program bubblewrap loads (handed over by `bash`) while the
- * network is off.
+ * `unixSocketFilter` is the seccomp program bubblewrap loads while the network is off.
  */
 export interface ResolvedSandbox {
   status: SandboxStatus;
@@ -22,7 +21,7 @@ export interface ResolvedSandbox {
   bwrapPath?: string;
   setpriv?: string;
   unusable?: boolean;
-  unixSocketFilter?: { program: Uint8Array; bash: string };
+  unixSocketFilter?: { program: Uint8Array };
 }
 
 function withoutSandbox(
@@ -72,7 +71,7 @@ export function resolveSandbox(options: ResolvedSandboxOptions): ResolvedSandbox
   if (options.network) return active(`${works}; ${sandboxText.networkOn}`);
   const filter = probe.filter;
   if (filter.state === 'loads') {
-    return { ...active(works), unixSocketFilter: { program: filter.program, bash: filter.bash } };
+    return { ...active(works), unixSocketFilter: { program: filter.program } };
   }
   if (filter.state === 'broken' && options.mode === 'bwrap') {
     return withoutSandbox(options, sandboxText.bwrapRequested(filter.why), true);

@@ -11,6 +11,5 @@ export const seccompText = {
   noFilterFor: (arch: string): string =>
     `no unix-socket filter for ${arch} (only x64 and arm64 have one)`,
   kernelWithout: 'this kernel has no seccomp',
-  noBash: 'no bash found to hand the filter to bubblewrap',
   refused: (why: string): string => `bubblewrap did not load the unix-socket filter: ${why}`,
 } as const;
