@@ -84,6 +84,27 @@ describe('writeSessionMeta', () => {
     expect(warnings[0]).toContain('unreadable-');
   });
 
+  it.each([
+    ['invalid JSON with a title escape', '\x1b]0;pwned\x07{"broken'],
+    ['invalid JSON with a screen clear and a bidi override', '{"a": \x1b[2J\u202e}'],
+    ['a key that is an escape sequence', JSON.stringify({ '\x1b]52;c;aGk=\x07': 1 })],
+    ['a value that is an escape sequence', JSON.stringify({ schemaVersion: '\x1b[31m' })],
+    ['a megabyte of escapes', '\x1b[2J'.repeat(250_000)],
+  ])(
+    'warns about a meta.json with %s quoting it escaped and short, never raw',
+    async (_what, text) => {
+      const session = await cliSession(workdir);
+      await writeSessionMeta(stateDir, session, logger);
+      await writeFile(join(sessionDirectory(stateDir, session.key), 'meta.json'), text);
+      await writeSessionMeta(stateDir, session, logger);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('is unreadable');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters.
+      expect(warnings[0]).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202e]/);
+      expect((warnings[0] as string).length).toBeLessThan(1_000);
+    },
+  );
+
   it('fails with a StateError, not a silent overwrite, when meta.json cannot be read', async () => {
     const session = await cliSession(workdir);
     const metaPath = join(sessionDirectory(stateDir, session.key), 'meta.json');

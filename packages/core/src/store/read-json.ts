@@ -1,6 +1,7 @@
 import { link, lstat, readFile, rename, unlink } from 'node:fs/promises';
 import type { z } from 'zod';
 import { errorMessage, StateError } from '../errors.js';
+import { escapedSnippet } from '../utils/escaped-snippet.js';
 import { isErrnoError } from './errno.js';
 
 /**
@@ -53,7 +54,7 @@ export async function readJsonFile<T>(path: string, schema: z.ZodType<T>): Promi
     problem = `it does not have the expected format (${describeIssues(result.error)})`;
     cause = result.error;
   } catch (error) {
-    problem = text.trim() === '' ? 'it is empty' : `it is not valid JSON (${errorMessage(error)})`;
+    problem = text.trim() === '' ? 'it is empty' : `it is not valid JSON (${jsonErrorText(error)})`;
     cause = error;
   }
 
@@ -121,10 +122,20 @@ function compactTimestamp(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 }
 
+/**
+ * Why `JSON.parse` refused a file, safe to print: the parser quotes the text around the fault
+ * (`Unexpected token … "…" is not valid JSON`), and a corrupt file may hold escape sequences, so
+ * the quote is escaped and kept short.
+ */
+function jsonErrorText(error: unknown): string {
+  return escapedSnippet(errorMessage(error), 160);
+}
+
+/** The first issues of a file that does not match its schema; keys and messages come from the file. */
 function describeIssues(error: z.ZodError): string {
   const shown = error.issues.slice(0, 3).map((issue) => {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-    return `${where}: ${issue.message}`;
+    return `${escapedSnippet(where, 80)}: ${escapedSnippet(issue.message, 160)}`;
   });
   const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : '';
   return `${shown.join('; ')}${more}`;

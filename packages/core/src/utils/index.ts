@@ -11,6 +11,7 @@
  * @module
  */
 
+export { escapedSnippet } from './escaped-snippet.js';
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
 export { redactSecrets } from './redact-secrets.js';

@@ -72,6 +72,22 @@ describe('trace files', () => {
     await expect(readTrace(path)).rejects.toThrow(/bad\.json is not valid JSON/);
   });
 
+  it.each([
+    ['invalid JSON', '\x1b]0;pwned\x07{"broken'],
+    ['an unknown key', JSON.stringify({ schema_version: 1, '\x1b]0;pwned\x07': 1 })],
+    ['a wrong version', JSON.stringify({ schema_version: '\x1b[2J\u202e' })],
+  ])(
+    'readTrace quotes a trace with %s escaped, never with its escape sequences',
+    async (_what, text) => {
+      const path = join(state.dir, 'bad.json');
+      await writeFile(path, text);
+      const error = await readTrace(path).catch((caught: Error) => caught);
+      expect(error).toBeInstanceOf(Error);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find control characters.
+      expect((error as Error).message).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202e]/);
+    },
+  );
+
   it('listTraces lists every session newest first with status and root attributes', async () => {
     await seed();
     const all = await listTraces(state.dir);

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError, errorMessage, StateError } from '@tiny-claw/core';
-import { isErrnoError, validateSessionKey } from '@tiny-claw/core/utils';
+import { escapedSnippet, isErrnoError, validateSessionKey } from '@tiny-claw/core/utils';
 import {
   type TraceAttributes,
   type TraceSpanStatus,
@@ -76,18 +76,19 @@ export async function readTrace(path: string): Promise<TraceTree> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new StateError(`Trace ${path} is not valid JSON: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    // The parser quotes the text around the fault, which may hold escape sequences.
+    const why = escapedSnippet(errorMessage(error), 160);
+    throw new StateError(`Trace ${path} is not valid JSON: ${why}`, { cause: error });
   }
   const parsed = traceTreeSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(root)';
-    throw new StateError(
-      `Trace ${path} is not a schema v1 trace (${where}: ${issue?.message ?? 'invalid'})`,
-      { cause: parsed.error },
-    );
+    // Keys and messages come from the file: escaped and short.
+    const where = issue?.path.length ? escapedSnippet(issue.path.join('.'), 80) : '(root)';
+    const why = escapedSnippet(issue?.message ?? 'invalid', 160);
+    throw new StateError(`Trace ${path} is not a schema v1 trace (${where}: ${why})`, {
+      cause: parsed.error,
+    });
   }
   return parsed.data;
 }
