@@ -1,16 +1,5 @@
 /** User-facing text of approvals in the CLI (`run` pausing, the prompt, `tiny-claw approvals`). */
 
-const keptPending =
-  'Approving it here would use the approval up without running the call, so nothing was decided: the request is still pending.';
-
-function toolIntro(id: string, tool: string): string {
-  return `approval ${id} is for a ${tool} call, but this process cannot run ${tool}:`;
-}
-
-function shownList(list: readonly string[]): string {
-  return list.length === 0 ? 'empty' : list.join(',');
-}
-
 /** The question asked in a terminal when a run pauses. */
 export const approvalQuestion = 'Approve? [y]es / [n]o / n <reason>: ';
 
@@ -32,14 +21,6 @@ export const approvalsText = {
   emptyReason: 'the rejection reason is empty: leave it out, or say why in words',
   approvalsOff:
     'approvals are off (TINY_CLAW_APPROVAL_PROVIDER=off), so no request can be decided: set TINY_CLAW_APPROVAL_PROVIDER=auto (or cli) to approve or reject it',
-  toolNotEnabled: (id: string, tool: string, enabled: readonly string[]) =>
-    `${toolIntro(id, tool)} it is not in TINY_CLAW_ENABLED_TOOLS (${shownList(enabled)}). ${keptPending} Approve it from a process that enables ${tool}, e.g. TINY_CLAW_ENABLED_TOOLS=${[...enabled, tool].join(',')} tiny-claw approvals approve ${id}`,
-  toolDenied: (id: string, tool: string, denied: readonly string[]) =>
-    `${toolIntro(id, tool)} TINY_CLAW_TOOL_DENYLIST (${shownList(denied)}) denies it. ${keptPending} Approve it from a process whose TINY_CLAW_TOOL_DENYLIST does not list ${tool}.`,
-  toolNotAllowed: (id: string, tool: string, allowed: readonly string[]) =>
-    `${toolIntro(id, tool)} it is not in TINY_CLAW_TOOL_ALLOWLIST (${shownList(allowed)}). ${keptPending} Approve it from a process whose TINY_CLAW_TOOL_ALLOWLIST includes ${tool} (or is unset).`,
-  toolUnavailable: (id: string, tool: string) =>
-    `${toolIntro(id, tool)} no such tool is available here (check TINY_CLAW_ENABLED_TOOLS with 'tiny-claw health'). ${keptPending}`,
   notFound: (id: string, stateDir: string) =>
     `no approval request ${id} in ${stateDir}; see the requests with 'tiny-claw approvals list'`,
   none: (stateDir: string, filter: string) =>

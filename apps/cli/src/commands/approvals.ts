@@ -3,7 +3,6 @@ import type { Application } from '@tiny-claw/runtime';
 import { renderApprovalRecord } from '../approval-record-view.js';
 import { type ApprovalRecord, type ApprovalsArgs, parseApprovalsArgs } from '../approvals-args.js';
 import { approvalsText } from '../approvals-strings.js';
-import { toolRefusal } from '../approvals-tool-check.js';
 import { cliActor } from '../cli-actor.js';
 import { ExitCode } from '../exit-codes.js';
 import { followRun } from '../follow-run.js';
@@ -117,16 +116,6 @@ async function decide(app: Application, args: Decide, out: Output): Promise<numb
   if (app.approvalProvider === 'off') throw new ConfigurationError(approvalsText.approvalsOff);
   const actor = cliActor();
   const health = app.health();
-  if (args.action === 'approve') {
-    // Before anything is claimed: a call this process cannot run would only use the approval up.
-    // A rejection runs nothing, so any process may make it.
-    const record = await app.approval(args.id);
-    const refusal =
-      record?.status === 'pending'
-        ? toolRefusal(args.id, record.toolName, health.tools, app.settings)
-        : undefined;
-    if (refusal !== undefined) throw new ConfigurationError(refusal);
-  }
   out.stderr(
     `tiny-claw · provider ${health.provider.name} (${health.provider.reason}) · ${approvalsText.deciding(args.action, args.id, actor)}\n`,
   );

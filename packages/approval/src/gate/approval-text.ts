@@ -21,6 +21,8 @@ export const approvalText = {
   driftedAtLaunch: (path: string): string =>
     `file changed since approval was requested: ${path}; the call was not run. Read the file again and retry if it is still wanted.`,
 
+  toolUnavailable: (id: string, tool: string): string =>
+    `approval ${id} is for a ${tool} call, which this agent cannot run (it is not among its tools, or its allow or deny list refuses it). Nothing was decided: the request is still pending; approve it where ${tool} can run.`,
   notFound: (id: string): string =>
     `no approval request ${id} was found; check the id against the pending requests`,
   otherSession: (id: string): string =>

@@ -170,6 +170,29 @@ describe.each(['file', 'memory'] as const)('claiming a decision (%s stores)', (k
     }
   });
 
+  it('refuses to approve a call to a tool the deciding agent cannot run, before claiming: the request stays pending', async () => {
+    const { approvalId } = await pauseCall(harness.gate, session, bashCall('make test'));
+    const error = await refusalOf(
+      harness.gate.claim(approvalId, { ...approve(), runnableTools: ['read', 'write'] }),
+    );
+    expect(error.refusal).toBe('tool_unavailable');
+    expect(error.message).toContain('bash');
+    expect(error.message).toContain('still pending');
+    expect(await statusOf(harness.stores, approvalId)).toBe('pending');
+    // A rejection runs nothing, so an agent without the tool may make it; one with it may approve.
+    const claimed = await harness.gate.claim(approvalId, {
+      ...approve(),
+      runnableTools: ['read', 'bash'],
+    });
+    expect(claimed.decision).toBe('approve');
+  });
+
+  it('lets an agent without the tool reject the call', async () => {
+    const { approvalId } = await pauseCall(harness.gate, session, bashCall('make test'));
+    const claimed = await harness.gate.claim(approvalId, { ...reject(), runnableTools: ['read'] });
+    expect(claimed.decision).toBe('reject');
+  });
+
   it('refuses a request of another session, and changes nothing', async () => {
     const { approvalId } = await pauseCall(harness.gate, session, bashCall('rm x'));
     const other = cliSessionOf(ws.dir, 'other');

@@ -86,6 +86,16 @@ export async function claimApproval(
     throw new ApprovalError('not_allowed', approvalText.notAllowed(decision.actor, id));
   }
 
+  // Before anything is claimed: approving a call this agent cannot run would use the approval up
+  // and answer the call with "unknown tool". A rejection runs nothing, so any agent may make it.
+  if (
+    decision.decision === 'approve' &&
+    decision.runnableTools !== undefined &&
+    !decision.runnableTools.includes(record.toolName)
+  ) {
+    throw new ApprovalError('tool_unavailable', approvalText.toolUnavailable(id, record.toolName));
+  }
+
   record = await settleStaleClaim(approvals, record);
   if (record.status === 'expired') throw new ApprovalError('expired', approvalText.expired(record));
   if (record.status !== 'pending') {

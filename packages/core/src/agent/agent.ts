@@ -137,7 +137,7 @@ export class Agent {
    * the resumed run's result, which may pause again.
    *
    * @throws ConfigurationError when the agent has no approval gate or the options are invalid.
-   * @throws ApprovalError when the decision is refused (unknown, another session's, already handled, expired, changed); nothing runs then.
+   * @throws ApprovalError when the decision is refused (unknown, another session's, already handled, expired, changed, or an approval of a call to a tool this agent cannot run); nothing runs then.
    *
    * @example
    * const result = await agent.run('update the .env');
@@ -160,6 +160,7 @@ export class Agent {
       decision: options.decision,
       actor: options.actor,
       session,
+      runnableTools: setup.tools,
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
     });

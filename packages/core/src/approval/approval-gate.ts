@@ -18,6 +18,12 @@ export interface ApprovalDecision {
   reason?: string;
   /** The chat the decision came from, when it came from a chat. */
   chatId?: string;
+  /**
+   * The tools the deciding agent can run. An approval of a call to any other tool is refused
+   * (`tool_unavailable`) before it is claimed: claiming it would use it up without running the
+   * call. Undefined: not checked.
+   */
+  runnableTools?: readonly string[];
 }
 
 /**
@@ -65,6 +71,7 @@ export const approvalRefusals = [
   'checkpoint_missing',
   'tampered',
   'drifted',
+  'tool_unavailable',
 ] as const;
 
 /**

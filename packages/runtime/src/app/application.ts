@@ -7,6 +7,7 @@ import {
 } from '@tiny-claw/approval';
 import {
   type Agent,
+  ApprovalError,
   ConfigurationError,
   cliSession,
   type LLMProvider,
@@ -22,6 +23,7 @@ import { describeSettings, type SettingRow } from '../settings/describe-settings
 import type { SandboxSetting, Settings } from '../settings/settings-schema.js';
 import { describeShellCommand } from './shell-command-view.js';
 import { runtimeSandbox } from './tool-factory.js';
+import { toolRefusal } from './tool-refusal.js';
 import { RUNTIME_VERSION } from './version.js';
 
 /**
@@ -151,22 +153,36 @@ export class Application {
 
   /**
    * Decide on a paused call and continue its run (see `Agent.resume`): refused decisions throw an
-   * `ApprovalError` that says why, and nothing runs then.
+   * `ApprovalError` that says why, and nothing runs then — except an approval of a call whose tool
+   * this process's settings leave out, which throws a `ConfigurationError` naming the setting.
    *
    * @example
    * const result = await app.resumeApproval('ap_…', { decision: 'approve', actor: 'cli:alice' });
    */
   async resumeApproval(approvalId: string, request: ResumeRequest): Promise<RunResult> {
     await this.#checkWorkdir();
-    return this.agent.resume(approvalId, {
-      decision: request.decision,
-      actor: request.actor,
-      session: checkedName(request.session),
-      ...(request.reason === undefined ? {} : { reason: request.reason }),
-      ...(request.chatId === undefined ? {} : { chatId: request.chatId }),
-      ...(request.onEvent ? { onEvent: request.onEvent } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    try {
+      return await this.agent.resume(approvalId, {
+        decision: request.decision,
+        actor: request.actor,
+        session: checkedName(request.session),
+        ...(request.reason === undefined ? {} : { reason: request.reason }),
+        ...(request.chatId === undefined ? {} : { chatId: request.chatId }),
+        ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      // The agent refused before claiming anything; say which setting keeps the tool out here.
+      if (error instanceof ApprovalError && error.refusal === 'tool_unavailable') {
+        const tool = (await this.approval(approvalId))?.toolName;
+        if (tool !== undefined) {
+          throw new ConfigurationError(toolRefusal(approvalId, tool, this.settings), {
+            cause: error,
+          });
+        }
+      }
+      throw error;
+    }
   }
 
   /**
