@@ -176,6 +176,26 @@ describe('renderBashOutput', () => {
     expect(Math.abs(out.length - err.length)).toBeLessThan(50);
   });
 
+  it.each([
+    ['stdout', 'stderr'],
+    ['stderr', 'stdout'],
+  ])('replaces binary %s with a note and keeps the text of %s as it is', (binary, textual) => {
+    const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 167 + 13) % 256));
+    const streams = { [binary]: snap(bytes), [textual]: snap('compiled 3 files\n') };
+    const { content, stdoutTruncated, stderrTruncated } = renderBashOutput({
+      exitCode: 0,
+      timedOut: false,
+      stdout: streams.stdout as OutputSnapshot,
+      stderr: streams.stderr as OutputSnapshot,
+    });
+    expect(content).toContain(
+      `${binary}:\n[binary output: 4096 bytes, not shown; starts with 0d b4 5b 02 a9 50 f7 9e 45 ec 93 3a e1 88 2f d6 …]`,
+    );
+    expect(content).toContain(`${textual}:\ncompiled 3 files`);
+    expect(content).not.toContain('\uFFFD');
+    expect([stdoutTruncated, stderrTruncated]).toEqual([false, false]);
+  });
+
   it('strips escape sequences from what the model sees', () => {
     const { content } = renderBashOutput({
       exitCode: 0,

@@ -1,4 +1,5 @@
 import { constants as osConstants } from 'node:os';
+import { binaryOutputNote, isBinaryStream } from './binary-output.js';
 import type { OutputSnapshot } from './output-buffer.js';
 import { bashText } from './strings.js';
 
@@ -134,6 +135,16 @@ export function decodeStream(snapshot: OutputSnapshot): DecodedStream {
     tail: sanitizeTerminalText(decoder.decode(snapshot.tail.subarray(tailStart))),
     gapBytes: snapshot.omittedBytes + (snapshot.head.length - headEnd) + tailStart,
   };
+}
+
+/**
+ * A stream ready to be fitted: decoded text, or — for a stream that is not text (NULs, many
+ * control bytes or much invalid UTF-8) — a one-line note with its size and first bytes in hex, so
+ * the model never gets a run of U+FFFD it cannot read.
+ */
+function shownStream(snapshot: OutputSnapshot): DecodedStream {
+  if (isBinaryStream(snapshot)) return { head: binaryOutputNote(snapshot), tail: '', gapBytes: 0 };
+  return decodeStream(snapshot);
 }
 
 /**
@@ -274,8 +285,9 @@ function splitBudget(budget: number, outWant: number, errWant: number): [number,
  * ```
  *
  * `timed_out=true` (and `signal=SIGKILL` for signal deaths) follow `exit_code` when they apply;
- * an empty stream's section is left out; escape sequences are stripped and invalid UTF-8 shows as
- * U+FFFD.
+ * an empty stream's section is left out; escape sequences are stripped and a stray invalid UTF-8
+ * byte shows as U+FFFD, while a stream that is not text at all becomes
+ * `[binary output: N bytes, not shown; starts with …]` (each stream on its own).
  *
  * @example
  * renderBashOutput({ exitCode: 0, timedOut: false, stdout: snap, stderr: emptySnap }).content;
@@ -283,8 +295,8 @@ function splitBudget(budget: number, outWant: number, errWant: number): [number,
  */
 export function renderBashOutput(input: RenderInput): RenderedOutput {
   const maxChars = input.maxChars ?? MODEL_OUTPUT_MAX_CHARS;
-  const out = decodeStream(input.stdout);
-  const err = decodeStream(input.stderr);
+  const out = shownStream(input.stdout);
+  const err = shownStream(input.stderr);
   // Trailing blank lines carry nothing; trimming before budgeting keeps the budget for content.
   if (out.gapBytes === 0) out.head = out.head.trimEnd();
   else out.tail = out.tail.trimEnd();
