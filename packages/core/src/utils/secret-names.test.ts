@@ -40,6 +40,9 @@ const SECRET = [
   'mycredentials',
   // keys: API, access and private keys, service keys, certificate keys
   'API_KEY',
+  'apikey',
+  'APIKEY',
+  'accesskey',
   'x-api-key',
   'openaiApiKey',
   'APIKey',

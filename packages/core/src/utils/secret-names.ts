@@ -24,9 +24,9 @@ const SECRET_WORDS = new Set([
 ]);
 
 /**
- * Endings that make a run of letters written without separators secret: `PGPASSWORD`,
- * `GITHUBTOKEN`, `xapikey`, `JSESSIONID`. Only endings, so `tokenizer` and `passwordless` stay
- * readable.
+ * Endings that make a run of letters written without separators secret, alone or after other
+ * letters: `apikey`, `PGPASSWORD`, `GITHUBTOKEN`, `JSESSIONID`. Only endings, so `tokenizer` and
+ * `passwordless` stay readable.
  */
 const SECRET_ENDINGS = [
   'token',
@@ -128,9 +128,7 @@ function hasSecretWord(words: readonly string[]): boolean {
   const last = words.length - 1;
   return words.some((word, index) => {
     if (SECRET_WORDS.has(word)) return true;
-    if (SECRET_ENDINGS.some((ending) => word.length > ending.length && word.endsWith(ending))) {
-      return true;
-    }
+    if (SECRET_ENDINGS.some((ending) => word.endsWith(ending))) return true;
     switch (word) {
       case 'pass':
         return index === last;
