@@ -1,10 +1,13 @@
 import type { BashScene, CommandRule, Voice } from './bash-scene.js';
+import { type ArgumentSyntax, parseArguments } from './options/argument-syntax.js';
+import { optionTable } from './options/option-table.js';
 import { readFindings } from './path-findings.js';
 import type { RiskFinding } from './risk-verdict.js';
 import { commandBaseName } from './shell/command-wrappers.js';
 import { splitArguments } from './shell/option-scan.js';
 import { ownEntry } from './shell/own-entry.js';
 import { SHELL_DIALECTS, shellInvocation } from './shell/shell-payloads.js';
+import type { ShellWord } from './shell/shell-word.js';
 import type { SimpleCommand } from './shell/simple-command.js';
 import { locate } from './workspace-paths.js';
 
@@ -214,18 +217,22 @@ const judgeShell: CommandRule = (command, scene, voice) => {
   }
 };
 
+// Whether `arg` turns on one of an interpreter's inline-code flags: `-c` alone, attached
+// (`-cprint(1)`) or in a cluster of flags (`python -Ic`, `perl -wle`, `node -pe`), and a long
+// flag alone or with its value attached (`node --eval=…`). Interpreters take no abbreviations.
+function inlineFlag(arg: string, flag: string): boolean {
+  if (arg === flag) return true;
+  if (flag.startsWith('--')) return arg.startsWith(`${flag}=`);
+  if (!/^-[A-Za-z]$/.test(flag)) return false;
+  return /^-[A-Za-z]/.test(arg) && arg.includes(flag.slice(1));
+}
+
 const judgeInterpreter: CommandRule = (command, scene, voice) => {
   const base = ruleName(command.program ?? '');
   const spec = ownEntry(INTERPRETERS, base);
   if (spec === undefined) return [];
   const inline = command.args.some((arg) =>
-    spec.inline.some(
-      (flag) =>
-        arg.value === flag ||
-        (/^-[A-Za-z]$/.test(flag) &&
-          (arg.value?.startsWith(flag) ?? false) &&
-          !(arg.value?.startsWith('--') ?? false)),
-    ),
+    spec.inline.some((flag) => arg.value !== null && inlineFlag(arg.value, flag)),
   );
   if (inline) return [voice.ask(`runs inline ${spec.language} code`)];
   const script = splitArguments(command.args).operands[0];
@@ -233,13 +240,32 @@ const judgeInterpreter: CommandRule = (command, scene, voice) => {
   return [voice.ask(`runs ${spec.language} code`)];
 };
 
-const RECURSIVE = ['-r', '-R', '--recursive'];
+// rm's options as GNU rm 9.1 reads them, so `rm --rec` is the recursive delete it is.
+const RM_SYNTAX: ArgumentSyntax = {
+  kind: 'getopt',
+  table: optionTable([
+    '-d --dir',
+    '-f --force',
+    '-i',
+    '-I',
+    '--interactive[=]',
+    '--no-preserve-root',
+    '--one-file-system',
+    '--preserve-root[=]',
+    '-r -R --recursive',
+    '-v --verbose',
+    '---presume-input-tty',
+    '--help',
+    '--version',
+  ]),
+};
 
 const judgeRm: CommandRule = (command, _scene, voice) => {
-  const split = splitArguments(command.args);
-  return split.options.some((option) => RECURSIVE.includes(option.name))
-    ? [voice.refuse('deletes files recursively')]
-    : [voice.ask('deletes files')];
+  const parsed = parseArguments('rm', RM_SYNTAX, command.args);
+  const unresolvable = parsed.problems.map((problem) => voice.ask(problem));
+  return parsed.options.some((option) => option.def.id === '-r')
+    ? [voice.refuse('deletes files recursively'), ...unresolvable]
+    : [voice.ask('deletes files'), ...unresolvable];
 };
 
 const judgeEval: CommandRule = (command, _scene, voice) =>
@@ -271,12 +297,33 @@ const FIND_ACTIONS: Readonly<Record<string, string>> = {
   '-fprint0': 'writes its results to a file (find -fprint0)',
   '-fprintf': 'writes its results to a file (find -fprintf)',
   '-fls': 'writes its results to a file (find -fls)',
+  '-files0-from':
+    'reads the starting points from a file, which the analysis cannot check (find -files0-from)',
 };
 
+// The words find reads before its starting points, by exact spelling: -H, -L, -P, -D with the
+// next word, -O with a level attached, and `--` ending them. How many there are at the start.
+function findLeadingOptions(args: readonly ShellWord[]): number {
+  let index = 0;
+  while (index < args.length) {
+    const value = args[index]?.value ?? null;
+    if (value === '-H' || value === '-L' || value === '-P' || /^-O\d*$/.test(value ?? ''))
+      index += 1;
+    else if (value === '-D') index += 2;
+    else return value === '--' ? index + 1 : index;
+  }
+  return index;
+}
+
+const FIND_FOLLOWS =
+  'follows symbolic links while walking directories, which may lead outside the workdir (find -L)';
+
 const judgeFind: CommandRule = (command, scene, voice) => {
-  const start = command.args.findIndex((arg) => arg.value === null || /^[-(!)]/.test(arg.value));
-  const roots = command.args.slice(0, start < 0 ? command.args.length : start);
-  const expression = command.args.slice(roots.length);
+  const leading = findLeadingOptions(command.args);
+  const rest = command.args.slice(leading);
+  const start = rest.findIndex((arg) => arg.value === null || /^[-(!)]/.test(arg.value));
+  const roots = rest.slice(0, start < 0 ? rest.length : start);
+  const expression = rest.slice(roots.length);
   const findings = [
     ...new Set(
       expression.flatMap((arg) => {
@@ -285,6 +332,8 @@ const judgeFind: CommandRule = (command, scene, voice) => {
       }),
     ),
   ].map((reason) => voice.ask(reason));
+  if (command.args.slice(0, leading).some((arg) => arg.value === '-L'))
+    findings.push(voice.ask(FIND_FOLLOWS));
   if (expression.some((arg) => arg.value === null))
     findings.push(voice.ask('has find arguments computed at run time'));
   return [...findings, ...roots.flatMap((root) => readFindings(root, scene, 'names'))];

@@ -58,14 +58,6 @@ const GLOBAL_CONCERNS: Readonly<Record<string, string>> = {
   '--paginate': 'runs a pager (git --paginate)',
 };
 
-// Options of read-only subcommands that write a file or run a configured program.
-const READ_VETOES: Readonly<Record<string, string>> = {
-  '--output': 'writes its output to a file (git --output)',
-  '--ext-diff': 'runs an external diff program (git --ext-diff)',
-  '-O': 'runs a program on the matching files (git grep -O)',
-  '--open-files-in-pager': 'runs a program on the matching files (git grep -O)',
-};
-
 const FORCE_PUSH = [
   '-f',
   '--force',
@@ -145,18 +137,10 @@ export function judgeGit(args: readonly ShellWord[]): GitJudgement {
       readOnly: null,
       workTree,
     };
+  // Its options (`--output`, `--ext-diff`, `-O`…) are judged with the rest of a read-only
+  // command, as git parses them.
   const spec = ownEntry(READ_ONLY_GIT_SUBCOMMANDS, name);
-  if (spec !== undefined) {
-    const vetoes = splitArguments(rest).options.flatMap((option) => {
-      const reason = ownEntry(READ_VETOES, option.name);
-      return reason === undefined ? [] : [reason];
-    });
-    return {
-      concerns: [...concerns, ...new Set(vetoes)],
-      readOnly: { spec, args: rest },
-      workTree,
-    };
-  }
+  if (spec !== undefined) return { concerns, readOnly: { spec, args: rest }, workTree };
   const specific = ownEntry(SUBCOMMAND_CONCERNS, name);
   const concern = specific?.(rest) ?? `changes the repository or talks to a remote (git ${name})`;
   return { concerns: [...concerns, concern], readOnly: null, workTree };

@@ -5,11 +5,11 @@ import { judgeGit } from './git-rules.js';
 import { harnessCommandFindings } from './harness-commands.js';
 import { readFindings, writeFindings } from './path-findings.js';
 import { READ_ONLY_COMMANDS, type ReadOnlySpec } from './read-only-commands.js';
+import { readOnlyCommandFindings } from './read-only-findings.js';
 import { approval, deny, type RiskFinding } from './risk-verdict.js';
 import { escapeInvisible } from './shell/invisible-characters.js';
-import { hasOption, splitArguments } from './shell/option-scan.js';
 import { ownEntry } from './shell/own-entry.js';
-import { literalWord, type ShellWord } from './shell/shell-word.js';
+import type { ShellWord } from './shell/shell-word.js';
 import type { SimpleCommand } from './shell/simple-command.js';
 import { snippet } from './shell/snippet.js';
 import { WRITE_TARGETS } from './write-targets.js';
@@ -45,25 +45,7 @@ function readOnlyFindings(
   scene: BashScene,
   voice: Voice,
 ): RiskFinding[] {
-  const split = splitArguments(args, spec);
-  const veto = spec.veto?.(split, args) ?? null;
-  const findings = veto === null ? [] : [voice.ask(veto)];
-  for (const option of split.options) {
-    if (!spec.reads?.includes(option.name)) continue;
-    const word: ShellWord =
-      option.value === null
-        ? { text: option.name, value: null, prefix: '', expands: false }
-        : literalWord(option.value);
-    findings.push(...readFindings(word, scene, 'contents'));
-  }
-  if (spec.operands === 'none') return findings;
-  const patterned =
-    spec.patternUnless !== undefined && !hasOption(split.options, spec.patternUnless);
-  const paths = patterned ? split.operands.slice(1) : split.operands;
-  return [
-    ...findings,
-    ...paths.flatMap((path) => readFindings(path, scene, spec.operands as 'contents' | 'names')),
-  ];
+  return readOnlyCommandFindings(spec, args, scene, voice);
 }
 
 function gitFindings(

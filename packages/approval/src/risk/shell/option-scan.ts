@@ -133,6 +133,8 @@ export function scanLeadingOptions(args: readonly ShellWord[], spec: OptionSpec)
 /**
  * Every option and operand of a command line, GNU style (options may follow operands until
  * `--`). Options the spec does not list count as flags; words computed at run time are operands.
+ * A rough split for rules that only need a few options by exact spelling: commands judged
+ * read-only are parsed with their complete option tables instead (see `../options`).
  *
  * @example
  * splitArguments(words('-n 5 a.txt'), { valued: ['-n'] }).operands; // [a.txt]
@@ -165,14 +167,4 @@ export function splitArguments(args: readonly ShellWord[], spec: OptionSpec = {}
     }
   }
   return { options, operands };
-}
-
-/**
- * Whether any option in `options` has one of `names`.
- *
- * @example
- * hasOption(split.options, ['-i', '--in-place']);
- */
-export function hasOption(options: readonly ScannedOption[], names: readonly string[]): boolean {
-  return options.some((option) => names.includes(option.name));
 }
