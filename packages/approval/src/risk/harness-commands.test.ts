@@ -52,7 +52,7 @@ describe('running the tiny-claw CLI to decide approvals', () => {
   it('refuses it when node (or another runtime) runs the CLI or its bundle', async () => {
     const commands = [
       `node apps/cli/bin/tiny-claw.js approvals approve ${ID}`,
-      `node /work/main/apps/cli/bin/tiny-claw.js approvals approve ${ID}`,
+      `node /home/dev/src/tiny-claw/apps/cli/bin/tiny-claw.js approvals approve ${ID}`,
       `node --enable-source-maps ./apps/cli/dist/cli.cjs approvals approve ${ID}`,
       `node node_modules/tiny-claw/bin/tiny-claw.js approvals reject ${ID}`,
       `node ~/.local/lib/tiny-claw/dist/cli.js approvals approve ${ID}`,
