@@ -91,8 +91,11 @@ export const WRITE_TARGETS: Readonly<Record<string, TargetsOf>> = {
     valued: [...(COPY_SPEC.valued ?? []), '-m', '--mode', '-o', '--owner', '-g', '--group'],
   }),
   ln: destination(COPY_SPEC),
-  // mv removes its sources too.
-  mv: allOperands(COPY_SPEC),
+  // mv removes its sources too, and writes into its destination (`-t` included).
+  mv: (args) => {
+    const split = splitArguments(args, COPY_SPEC);
+    return [...split.operands, ...optionValues(split, ['-t', '--target-directory'])];
+  },
   rm: allOperands(),
   rmdir: allOperands(),
   unlink: allOperands(),

@@ -64,6 +64,21 @@ function nextValue(args: readonly ShellWord[], index: number): string | null {
   return args[index + 1]?.value ?? null;
 }
 
+/**
+ * GNU programs take any unambiguous prefix of a long option (`--targ` for `--target-directory`).
+ * Where the spec names the option a prefix can only stand for, it is read as that option; a
+ * prefix of several, or of none, stays as written. Used only when reading a command line
+ * leniently to find what it touches: the spec lists the options that matter there, and a prefix
+ * that is ambiguous in the real program makes it fail, so this never hides a target.
+ */
+function longPrefixOf(spec: OptionSpec, spelled: string): string {
+  if (spelled.length <= 2 || has(spec.valued, spelled) || has(spec.flags, spelled)) return spelled;
+  const candidates = [...(spec.valued ?? []), ...(spec.flags ?? [])].filter(
+    (name) => name.startsWith('--') && name.startsWith(spelled),
+  );
+  return candidates.length === 1 ? (candidates[0] as string) : spelled;
+}
+
 // Reads the option word at `index` (already known to start with `-`): a long option, a bare number
 // or a cluster of short ones. `lenient` treats unknown options as flags instead of stopping.
 function readOption(
@@ -75,7 +90,8 @@ function readOption(
 ): Step {
   if (text.startsWith('--')) {
     const equals = text.indexOf('=');
-    const name = equals < 0 ? text : text.slice(0, equals);
+    const spelled = equals < 0 ? text : text.slice(0, equals);
+    const name = lenient ? longPrefixOf(spec, spelled) : spelled;
     const attached = equals < 0 ? null : text.slice(equals + 1);
     if (has(spec.valued, name)) {
       if (attached !== null)
