@@ -74,22 +74,17 @@ function mountArguments(mount: SandboxMount): string[] {
 
 /**
  * What bubblewrap applies last, just before it starts the command: a seccomp filter read from
- * descriptor `seccompFd` (which bubblewrap closes once read), and variables to set in the
- * command's environment.
+ * descriptor `seccompFd` (which bubblewrap closes once read).
  *
  * @example
- * const extras: BwrapExtras = { seccompFd: 5, setenv: { PS4: '+ ' } };
+ * const extras: BwrapExtras = { seccompFd: 5 };
  */
 export interface BwrapExtras {
   seccompFd?: number;
-  setenv?: Readonly<Record<string, string>>;
 }
 
 function extraArguments(extras: BwrapExtras): string[] {
-  return [
-    ...Object.entries(extras.setenv ?? {}).flatMap(([name, value]) => ['--setenv', name, value]),
-    ...(extras.seccompFd === undefined ? [] : ['--seccomp', String(extras.seccompFd)]),
-  ];
+  return extras.seccompFd === undefined ? [] : ['--seccomp', String(extras.seccompFd)];
 }
 
 /**
