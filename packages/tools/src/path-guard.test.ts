@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -246,6 +246,80 @@ describe('resolveInWorkdir write protection', () => {
         protectedPaths: [stateDir],
       }),
     ).toMatchObject({ ok: true });
+  });
+});
+
+describe('resolveInWorkdir refuses settings paths for reads and writes', () => {
+  let configDir: string;
+  let envFile: string;
+
+  beforeEach(async () => {
+    configDir = path.join(root, 'xdg', 'tiny-claw');
+    envFile = path.join(root, 'team.env');
+    await mkdir(configDir, { recursive: true });
+    await writeFile(path.join(configDir, '.env'), 'OPENAI_API_KEY=sk-config\n');
+    await writeFile(envFile, 'OPENAI_API_KEY=sk-team\n');
+  });
+
+  const guard = (input: string, access: 'read' | 'write' = 'read') =>
+    resolveInWorkdir(root, input, { access, settingsPaths: [configDir, envFile] });
+
+  it('refuses a settings file and everything in a settings folder, for reads and writes alike', async () => {
+    for (const access of ['read', 'write'] as const) {
+      for (const input of [
+        'team.env',
+        'xdg/tiny-claw/.env',
+        'xdg/tiny-claw',
+        `${configDir}/.env`,
+      ]) {
+        const error = expectError(await guard(input, access), 'protected_path');
+        expect(error).toContain('tiny-claw keeps its own settings');
+        expect(error).toContain('can neither read nor write');
+      }
+    }
+  });
+
+  it('refuses files that do not exist yet inside a settings folder (mcp.json, rules.json)', async () => {
+    for (const input of ['xdg/tiny-claw/mcp.json', 'xdg/tiny-claw/new/rules.json']) {
+      expectError(await guard(input, 'write'), 'protected_path');
+    }
+    const missingDir = path.join(root, 'other-xdg', 'tiny-claw');
+    expectError(
+      await resolveInWorkdir(root, 'other-xdg/tiny-claw/.env', {
+        access: 'write',
+        settingsPaths: [missingDir],
+      }),
+      'protected_path',
+    );
+  });
+
+  it('refuses them through .. and through a symlink, to the file or to a folder above it', async () => {
+    await symlink(envFile, path.join(root, 'src', 'innocent.txt'));
+    await symlink(path.join(root, 'xdg'), path.join(root, 'config-link'));
+    for (const input of [
+      'src/../team.env',
+      'src/lib/../../xdg/tiny-claw/.env',
+      'src/innocent.txt',
+      'config-link/tiny-claw/.env',
+    ]) {
+      expectError(await guard(input), 'protected_path');
+    }
+  });
+
+  it('refuses a hard link to a settings file, or to a file in a settings folder', async () => {
+    await link(envFile, path.join(root, 'src', 'copy.txt'));
+    await link(path.join(configDir, '.env'), path.join(root, 'src', 'copy2.txt'));
+    const error = expectError(await guard('src/copy.txt'), 'protected_path');
+    expect(error).toContain(`a hard link to ${envFile}`);
+    expectError(await guard('src/copy2.txt'), 'protected_path');
+  });
+
+  it('leaves the rest of the workdir alone, including names that share a prefix', async () => {
+    await writeFile(path.join(root, 'team.env.example'), 'OPENAI_API_KEY=\n');
+    await mkdir(path.join(root, 'xdg', 'tiny-claw-notes'));
+    for (const input of ['src/a.txt', 'team.env.example', 'xdg', 'xdg/tiny-claw-notes/x']) {
+      expect(await guard(input)).toMatchObject({ ok: true });
+    }
   });
 });
 

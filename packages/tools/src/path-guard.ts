@@ -1,9 +1,10 @@
-import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import { lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
  * What the caller intends to do with a path. Writes are additionally denied inside `.git`, a
- * `gitdir:` target and any protected path (such as the state dir).
+ * `gitdir:` target and any protected path (such as the state dir); settings paths are denied for
+ * both.
  *
  * @example
  * const access: PathAccess = 'write';
@@ -12,8 +13,8 @@ export type PathAccess = 'read' | 'write';
 
 /**
  * Why the guard refused a path: the path itself is unusable (`invalid_path`), it leaves the
- * workdir, it is protected from writes, or the workdir itself cannot be resolved (then no path
- * works, whatever the caller passes).
+ * workdir, it is protected (from writes, or — a settings path — from reads and writes alike), or
+ * the workdir itself cannot be resolved (then no path works, whatever the caller passes).
  *
  * @example
  * const kind: PathGuardErrorType = 'path_outside_root';
@@ -34,6 +35,12 @@ export interface ResolveInWorkdirOptions {
   access: PathAccess;
   /** Paths (absolute, or relative to the workdir) that must never be written, even if missing. */
   protectedPaths?: readonly string[];
+  /**
+   * Files and folders (absolute, or relative to the workdir) the agent reads its own settings or
+   * trust from — where its API keys are. Refused for reads and writes alike, even when missing,
+   * whatever the spelling: through a symlink, `..`, or a hard link to one of their files.
+   */
+  settingsPaths?: readonly string[];
 }
 
 /**
@@ -236,6 +243,71 @@ async function readSmall(file: string): Promise<string> {
   }
 }
 
+/** `dev:ino` of a file, for telling a hard link to it from an unrelated file. */
+function inode(info: { dev: number; ino: number }): string {
+  return `${info.dev}:${info.ino}`;
+}
+
+/**
+ * The settings file `target` is a hard link to, if any: compared by device and inode with each
+ * settings file and each file directly inside a settings folder. Only a file with more than one
+ * link can be such a hard link, so an ordinary file costs a single `stat`.
+ */
+async function hardLinkedSettingsFile(
+  target: string,
+  settingsReal: readonly string[],
+): Promise<string | undefined> {
+  const info = await stat(target).catch(() => undefined);
+  if (info === undefined || !info.isFile() || info.nlink < 2) return undefined;
+  const wanted = inode(info);
+  for (const entry of settingsReal) {
+    const entryInfo = await stat(entry).catch(() => undefined);
+    if (entryInfo?.isFile() && inode(entryInfo) === wanted) return entry;
+    if (!entryInfo?.isDirectory()) continue;
+    const names = await readdir(entry).catch(() => [] as string[]);
+    for (const name of names) {
+      const child = await stat(path.join(entry, name)).catch(() => undefined);
+      if (child?.isFile() && inode(child) === wanted) return path.join(entry, name);
+    }
+  }
+  return undefined;
+}
+
+function settingsError(input: string, place: string): PathGuardResult {
+  return {
+    ok: false,
+    errorType: 'protected_path',
+    error:
+      `settings path: "${input}" is ${place}, where tiny-claw keeps its own settings ` +
+      '(API keys, trusted folders); tools can neither read nor write it, by any path.',
+  };
+}
+
+/**
+ * The refusal of a path that is, or lies in, a settings path (canonically or as spelled), or is a
+ * hard link to a settings file; undefined when it is none of these.
+ */
+async function settingsRefusal(
+  input: string,
+  realWorkdir: string,
+  lexical: string,
+  resolved: string,
+  entries: readonly string[],
+): Promise<PathGuardResult | undefined> {
+  if (entries.length === 0) return undefined;
+  const settingsReal: string[] = [];
+  for (const entry of entries) {
+    const spelled = path.resolve(realWorkdir, entry);
+    const real = await canonical(spelled).catch(() => spelled);
+    settingsReal.push(real);
+    if (isInside(real, resolved) || isInside(spelled, lexical)) {
+      return settingsError(input, resolved === real ? real : `inside ${real}`);
+    }
+  }
+  const linked = await hardLinkedSettingsFile(resolved, settingsReal);
+  return linked === undefined ? undefined : settingsError(input, `a hard link to ${linked}`);
+}
+
 function outsideError(input: string, resolved: string, realWorkdir: string): PathGuardResult {
   return {
     ok: false,
@@ -253,7 +325,8 @@ function outsideError(input: string, resolved: string, realWorkdir: string): Pat
  * Validation happens before any fs call. The workdir and the deepest existing ancestor of the
  * target are realpath'd (dangling symlinks followed by hand), the missing tail is re-appended,
  * and containment is checked by path component. For `write` access, `.git` (any component, any
- * case), the target of a `gitdir:` file and every protected path are denied even when missing.
+ * case), the target of a `gitdir:` file and every protected path are denied even when missing;
+ * for either access, every settings path is.
  *
  * Residual risk: Node has no `openat2(RESOLVE_BENEATH)`, so a concurrent process could swap a
  * directory for a symlink between this check and the caller's fs operation.
@@ -263,6 +336,8 @@ function outsideError(input: string, resolved: string, realWorkdir: string): Pat
  * // { ok: false, errorType: 'path_outside_root', error: 'path must stay under the workdir: …' }
  * const w = await resolveInWorkdir('/repo', 'src/new.ts', { access: 'write', protectedPaths: ['/repo/.tiny-claw'] });
  * // { ok: true, path: '/repo/src/new.ts', relative: 'src/new.ts' }
+ * const s = await resolveInWorkdir('/repo', 'conf/../team.env', { access: 'read', settingsPaths: ['/repo/team.env'] });
+ * // { ok: false, errorType: 'protected_path', error: 'settings path: "conf/../team.env" is /repo/team.env, …' }
  */
 export async function resolveInWorkdir(
   workdir: string,
@@ -304,6 +379,14 @@ export async function resolveInWorkdir(
 
   if (!isInside(realWorkdir, resolved)) return outsideError(input, resolved, realWorkdir);
   const relative = path.relative(realWorkdir, resolved) || '.';
+  const settings = await settingsRefusal(
+    input,
+    realWorkdir,
+    lexical,
+    resolved,
+    options.settingsPaths ?? [],
+  );
+  if (settings !== undefined) return settings;
 
   if (options.access === 'write') {
     // Lexical check too, so a `.git` spelled in the input is refused whatever it resolves to.

@@ -184,6 +184,48 @@ describe('workspaceTools are bound to their workdir', () => {
   });
 });
 
+describe('workspaceTools keep the agent’s own settings out of every tool’s reach', () => {
+  const usable = sandboxStatus('bwrap').active === 'bwrap';
+  const KEY = 'sk-settings-0123456789';
+
+  beforeEach(async () => {
+    await mkdir(path.join(root, 'xdg', 'tiny-claw'), { recursive: true });
+    await writeFile(path.join(root, 'xdg', 'tiny-claw', '.env'), `OPENAI_API_KEY=${KEY}\n`);
+    await writeFile(path.join(root, 'team.env'), `ANTHROPIC_API_KEY=${KEY}\n`);
+  });
+
+  const settingsPaths = ['xdg/tiny-claw', 'team.env'];
+
+  it('read, write and edit refuse a settings path with advice not to look for another way', async () => {
+    const tools = workspaceTools({ workdir: root, settingsPaths, sandbox: 'off' });
+    const outputs = [
+      await call(tools, 'read', { path: 'xdg/tiny-claw/.env' }),
+      await call(tools, 'read', { path: 'xdg/../team.env' }),
+      await call(tools, 'write', { path: 'xdg/tiny-claw/mcp.json', content: '{}' }),
+      await call(tools, 'edit', { path: 'team.env', old_text: 'A', new_text: 'B' }),
+    ];
+    for (const out of outputs) {
+      expect(out.isError).toBe(true);
+      expect(out.failure?.kind).toBe('protected_path');
+      expect(out.failure?.advice).toContain('ask the user');
+      expect(out.content).toContain('tiny-claw keeps its own settings');
+      expect(out.content).not.toContain(KEY);
+    }
+    expect(existsSync(path.join(root, 'xdg', 'tiny-claw', 'mcp.json'))).toBe(false);
+    expect(await readFile(path.join(root, 'team.env'), 'utf8')).toContain(KEY);
+    expect((await call(tools, 'read', { path: 'a.txt' })).content).toContain('hello project');
+  });
+
+  it.runIf(usable)('sandboxed commands do not see them', async () => {
+    const tools = workspaceTools({ workdir: root, settingsPaths, sandbox: 'bwrap' });
+    const out = await call(tools, 'bash', {
+      command: 'cat xdg/tiny-claw/.env team.env; echo "entries=$(ls -A xdg/tiny-claw | wc -l)"',
+    });
+    expect(out.content).not.toContain(KEY);
+    expect(out.content).toContain('entries=0');
+  });
+});
+
 describe('workspaceTools refuses a bad configuration with a ConfigurationError', () => {
   function configurationError(options: unknown): ConfigurationError {
     try {

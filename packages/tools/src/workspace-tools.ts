@@ -1,10 +1,17 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigurationError, describeZodError, type Tool } from '@tiny-claw/core';
+import {
+  ConfigurationError,
+  describeZodError,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from '@tiny-claw/core';
 import { z } from 'zod';
 import { createBashTool } from './bash/index.js';
 import { createEditTool } from './edit/index.js';
 import { ReadLedger } from './file-state/read-ledger.js';
+import { resolveInWorkdir } from './path-guard.js';
 import { createReadTool } from './read/index.js';
 import {
   normalizeSandboxOptions,
@@ -14,6 +21,7 @@ import {
   sandboxOptionSchema,
 } from './sandbox/sandbox-options.js';
 import { resolveSandbox } from './sandbox/sandbox-status.js';
+import { toolFailure } from './tool-failure.js';
 import { createWriteTool } from './write/index.js';
 
 /**
@@ -50,6 +58,14 @@ export interface WorkspaceToolsOptions {
    */
   protectedPaths?: readonly string[];
   /**
+   * Files and folders (absolute, or relative to the workdir) the agent reads its own settings or
+   * trust from — its API keys among them. `read`, `write` and `edit` refuse them (a missing one
+   * too, and through a symlink, `..` or a hard link), and sandboxed commands do not see the ones
+   * that exist. A folder among them that lies in the workdir and may not exist yet belongs in
+   * `protectedPaths` as well, so that a command cannot create it either.
+   */
+  settingsPaths?: readonly string[];
+  /**
    * How `bash` commands are confined (default `'auto'`): `'bwrap'` runs each in bubblewrap
    * (everything read-only but the workdir and a private /tmp, credentials and `protectedPaths`
    * hidden, no network, nothing outliving the call); `'off'` runs them unconfined in their own
@@ -66,7 +82,7 @@ export interface WorkspaceToolsOptions {
 }
 
 const USAGE =
-  "pass { workdir: an existing directory, enabled?: ['read', 'write', 'edit', 'bash'], protectedPaths?: string[], sandbox?: 'auto' | 'bwrap' | 'off' }, " +
+  "pass { workdir: an existing directory, enabled?: ['read', 'write', 'edit', 'bash'], protectedPaths?: string[], settingsPaths?: string[], sandbox?: 'auto' | 'bwrap' | 'off' }, " +
   'for example workspaceTools({ workdir: process.cwd() })';
 
 // Checked at runtime too: JavaScript callers and config files bypass the types.
@@ -76,6 +92,13 @@ const optionsSchema = z.strictObject({
     .refine((value) => value.trim() !== '', { error: 'workdir is empty' }),
   enabled: z.array(z.string()).optional(),
   protectedPaths: z.array(z.string()).optional(),
+  settingsPaths: z
+    .array(
+      z
+        .string()
+        .refine((value) => value.trim() !== '', { error: 'settingsPaths has an empty path' }),
+    )
+    .optional(),
   sandbox: sandboxOptionSchema.optional(),
   onSandboxFallback: z
     .custom<(status: SandboxStatus) => void>((value) => typeof value === 'function', {
@@ -134,12 +157,56 @@ function resolveWorkdir(workdir: string): string {
   return absolute;
 }
 
+/** What the model is told when a path is one of the agent's own settings. */
+const SETTINGS_ADVICE =
+  'This is the agent’s own configuration (API keys, trusted folders): no tool may read or change it, by any path. ' +
+  'Do not look for another way to it; if the task needs a setting, ask the user.';
+
+/**
+ * `tool` with every settings path refused before it runs: the path guard, with the settings paths
+ * and read access, refuses nothing else as a protected path.
+ */
+function refusingSettings<A extends { path: string }>(
+  tool: Tool<A>,
+  workdir: string,
+  settingsPaths: readonly string[],
+): Tool<A> {
+  if (settingsPaths.length === 0) return tool;
+  return {
+    ...tool,
+    run: async (args: A, ctx: ToolContext): Promise<ToolOutput> => {
+      const guarded = await resolveInWorkdir(workdir, args.path, {
+        access: 'read',
+        settingsPaths,
+      });
+      if (!guarded.ok && guarded.errorType === 'protected_path') {
+        return toolFailure(`${tool.name}: ${guarded.error}`, 'protected_path', {
+          kind: 'protected_path',
+          advice: SETTINGS_ADVICE,
+        });
+      }
+      return tool.run(args, ctx);
+    },
+  };
+}
+
+/** The sandbox option with `paths` hidden as well. */
+function hiding(
+  sandbox: SandboxMode | SandboxOptions,
+  paths: readonly string[],
+): SandboxMode | SandboxOptions {
+  if (paths.length === 0) return sandbox;
+  if (typeof sandbox === 'string') return { mode: sandbox, hide: [...paths] };
+  return { ...sandbox, hide: [...(sandbox.hide ?? []), ...paths] };
+}
+
 /**
  * The workspace tools — `read`, `write`, `edit` and `bash`, in that order, filtered by
  * `enabled` — bound to one workdir (a call's `ctx.workdir` cannot move them), sharing one path
  * guard configuration and one read ledger: a file read through this `read` may then be changed
  * through this `edit` or `write` in the same run, and a file the run has not read (or that
  * changed since) is refused. `bash` runs in the bubblewrap sandbox where it works (`sandbox`).
+ * The agent's own settings (`settingsPaths`) are out of every tool's reach.
  *
  * @throws ConfigurationError when `workdir` is missing or is not an existing directory, when
  * `enabled` names an unknown tool or one tool twice, when an option is not recognised, or when
@@ -157,7 +224,10 @@ export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
   const names = enabledNames(parsed.data.enabled);
   const workdir = resolveWorkdir(parsed.data.workdir);
   const protectedPaths = parsed.data.protectedPaths ?? [];
-  const sandbox = parsed.data.sandbox ?? 'auto';
+  const settingsPaths = (parsed.data.settingsPaths ?? []).map((entry) =>
+    path.resolve(workdir, entry),
+  );
+  const sandbox = hiding(parsed.data.sandbox ?? 'auto', settingsPaths);
   if (names.includes('bash')) {
     const resolved = resolveSandbox(normalizeSandboxOptions(sandbox));
     if (resolved.unusable) throw configurationError(`sandbox: ${resolved.status.reason}`);
@@ -165,9 +235,24 @@ export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
   const onSandboxFallback = parsed.data.onSandboxFallback;
   const readLedger = new ReadLedger();
   const build: Record<WorkspaceToolName, () => Tool> = {
-    read: () => createReadTool({ workdir, protectedPaths, readLedger }) as Tool,
-    write: () => createWriteTool({ workdir, protectedPaths, readLedger }) as Tool,
-    edit: () => createEditTool({ workdir, protectedPaths, readLedger }) as Tool,
+    read: () =>
+      refusingSettings(
+        createReadTool({ workdir, protectedPaths, readLedger }),
+        workdir,
+        settingsPaths,
+      ) as Tool,
+    write: () =>
+      refusingSettings(
+        createWriteTool({ workdir, protectedPaths, readLedger }),
+        workdir,
+        settingsPaths,
+      ) as Tool,
+    edit: () =>
+      refusingSettings(
+        createEditTool({ workdir, protectedPaths, readLedger }),
+        workdir,
+        settingsPaths,
+      ) as Tool,
     bash: () =>
       createBashTool({
         workdir,
