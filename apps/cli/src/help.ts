@@ -14,7 +14,8 @@ Usage:
   tiny-claw --help | --version
 
 Global option (before or after the command name):
-  --env-file PATH   read settings from this file too (below real environment variables)
+  --env-file PATH   read settings from this file too (below real environment variables);
+                    a regular file of at most 1 MiB
 
 Commands:
   run        Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
@@ -39,7 +40,8 @@ trusted with 'tiny-claw trust' (a project's .env is its own, not tiny-claw's). F
 Exit codes:
   0    done: the run ended with a final answer (other commands: they did what was asked)
   1    runtime error, or a refused approval decision (unknown, expired, already decided, changed)
-  2    usage error (bad command or flag)
+  2    usage error (bad command or flag, an --env-file that is not a regular file of at most
+       1 MiB)
   3    stopped without a final answer (max_steps_exhausted, tool_policy_blocked, or a model
        that keeps answering with nothing: provider_error with stopDetail empty_turns)
   4    paused waiting for approval (approval_required): decide with 'tiny-claw approvals'

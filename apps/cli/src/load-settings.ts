@@ -1,7 +1,12 @@
 import { access, constants } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadSettingsFromFiles, type Settings, type SettingWarning } from '@tiny-claw/runtime';
+import {
+  loadSettingsFromFiles,
+  type Settings,
+  SettingsFileError,
+  type SettingWarning,
+} from '@tiny-claw/runtime';
 import { settingsInvocation } from './env-file-flag.js';
 import { UsageError } from './usage-error.js';
 
@@ -13,7 +18,8 @@ import { UsageError } from './usage-error.js';
  * folder is trusted (`tiny-claw trust`). Every warning (an ignored `./.env`, an unknown variable)
  * is printed once on stderr.
  *
- * @throws UsageError when `--env-file` names a file that does not exist or cannot be read.
+ * @throws UsageError when `--env-file` names a file that does not exist, cannot be read, is not a
+ * regular file (a named pipe is refused without blocking) or is over 1 MiB.
  * @example
  * const { stateDir, workdir } = await loadSettingsOnly();
  */
@@ -26,13 +32,26 @@ export async function loadSettingsOnly(
   const { envFile, notice } = settingsInvocation();
   const cwd = process.cwd();
   if (envFile !== undefined) await assertReadable(envFile, cwd);
-  const settings = await loadSettingsFromFiles({
-    env: process.env,
-    cwd,
-    homeDir: homedir(),
-    envFile,
-    ...(options.projectDotenv === undefined ? {} : { projectDotenv: options.projectDotenv }),
-  });
+  let settings: Settings;
+  try {
+    settings = await loadSettingsFromFiles({
+      env: process.env,
+      cwd,
+      homeDir: homedir(),
+      envFile,
+      ...(options.projectDotenv === undefined ? {} : { projectDotenv: options.projectDotenv }),
+    });
+  } catch (error) {
+    // The file named on the command line is a usage problem, as a missing one is.
+    if (
+      envFile !== undefined &&
+      error instanceof SettingsFileError &&
+      error.path === resolve(cwd, envFile)
+    ) {
+      throw new UsageError(`--env-file ${envFile}: ${error.reason}`);
+    }
+    throw error;
+  }
   for (const warning of settings.warnings) notice(`tiny-claw: ${describeWarning(warning, cwd)}\n`);
   return settings;
 }

@@ -10,7 +10,7 @@ Options:
   --feishu-path PATH  path Feishu posts events to (default FEISHU_EVENT_PATH, else /api/events/feishu)
   --mode M            run mode for chat messages: act, think, plan or plan-act (default act)
   --max-steps N       step limit of each run (default 20)
-  --env-file PATH     read settings from this file instead of ./.env
+  --env-file PATH     read settings from this file instead of ./.env (a regular file of at most 1 MiB)
   -h, --help          show this help
   -V, --version       show the version
 

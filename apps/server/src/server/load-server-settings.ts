@@ -24,7 +24,8 @@ export interface LoadServerSettingsOptions {
  * the CLI, which runs inside repositories it does not trust, the server's working directory is the
  * operator's own deployment, so its `.env` is read as theirs.
  *
- * @throws ConfigurationError (exit 78) for a missing env file or an invalid value, naming it.
+ * @throws ConfigurationError (exit 78) for a missing env file, one that is not a regular file of
+ * at most 1 MiB, or an invalid value, naming it.
  * @example
  * const { settings, warnings } = await loadServerSettings({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
  */

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { parseEnv } from 'node:util';
 import { ConfigurationError } from '@tiny-claw/core';
+import { readSettingsFile } from './settings-file-read.js';
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const EXPORT_PREFIX = /^export\s+/;
@@ -92,7 +92,8 @@ export function parseDotenv(text: string, fileLabel: string): Record<string, str
 /**
  * Reads and parses a `.env` file; a missing file yields an empty map.
  *
- * @throws ConfigurationError when the file exists but cannot be read or has an invalid line.
+ * @throws ConfigurationError when the file exists but cannot be used (see {@link readDotenvFile})
+ * or has an invalid line.
  * @example
  * const dotenv = await loadDotenv(path.join(process.cwd(), '.env'));
  */
@@ -102,25 +103,17 @@ export async function loadDotenv(path: string): Promise<Record<string, string>> 
 
 /**
  * Reads and parses a `.env` file; `undefined` when there is no such file, so a caller can tell a
- * missing file from an empty one.
+ * missing file from an empty one. Only a regular file of at most 1 MiB is read, and a named pipe
+ * never blocks (see `readSettingsFile`).
  *
- * @throws ConfigurationError when the file exists but cannot be read or has an invalid line.
+ * @throws SettingsFileError (a ConfigurationError) when the file exists but is not a regular file,
+ * is over 1 MiB or cannot be read; ConfigurationError for an invalid line.
  * @example
  * const values = await readDotenvFile('/home/me/.config/tiny-claw/.env'); // undefined if absent
  */
 export async function readDotenvFile(path: string): Promise<Record<string, string> | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigurationError(`Cannot read the settings file ${path}: ${reason}`, {
-      cause: error,
-    });
-  }
-  return parseDotenv(text, path);
+  const bytes = await readSettingsFile(path);
+  return bytes === undefined ? undefined : parseDotenv(bytes.toString('utf8'), path);
 }
 
 /**

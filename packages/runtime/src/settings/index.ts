@@ -18,6 +18,11 @@ export {
 } from './setting-variables.js';
 export { InvalidSettingsError } from './settings-error.js';
 export {
+  readSettingsFile,
+  SETTINGS_FILE_MAX_BYTES,
+  SettingsFileError,
+} from './settings-file-read.js';
+export {
   type LoadSettingsFromFilesOptions,
   loadSettingsFromFiles,
   userConfigFile,

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { ConfigurationError } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SettingsFileError } from './settings-file-read.js';
 import { loadSettingsFromFiles, userConfigFile } from './settings-files.js';
 import { trustFolder } from './trusted-folders.js';
 
@@ -150,5 +153,49 @@ describe('loadSettingsFromFiles: explicit and user settings files', () => {
     await expect(load({ env: { ...env, TINY_CLAW_STATE_DIR: '/proc/x' } })).rejects.toThrow(
       /TINY_CLAW_STATE_DIR="\/proc\/x" is invalid/,
     );
+  });
+});
+
+describe('loadSettingsFromFiles: every settings file is a regular file of at most 1 MiB', () => {
+  const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
+
+  it('refuses a named pipe as --env-file, user config or trusted .env without blocking', async () => {
+    await ws.write('pipes/.keep', '');
+    mkfifo(ws.path('pipes/team.env'));
+    const viaFlag = await load({ envFile: '../pipes/team.env' }).catch((e: unknown) => e);
+    expect(viaFlag).toBeInstanceOf(SettingsFileError);
+    expect((viaFlag as SettingsFileError).path).toBe(ws.path('pipes/team.env'));
+    expect((viaFlag as Error).message).toContain('a named pipe (FIFO), not a regular file');
+
+    await ws.write('xdg/tiny-claw/.keep', '');
+    mkfifo(ws.path('xdg/tiny-claw/.env'));
+    await expect(load({ env: { ...env, XDG_CONFIG_HOME: ws.path('xdg') } })).rejects.toThrow(
+      `Cannot use the settings file ${ws.path('xdg/tiny-claw/.env')}: it is a named pipe (FIFO)`,
+    );
+
+    await trustFolder(ws.path('state'), project);
+    await rm(ws.path('project/.env'));
+    mkfifo(ws.path('project/.env'));
+    await expect(load()).rejects.toBeInstanceOf(SettingsFileError);
+  });
+
+  it('refuses a file over 1 MiB as --env-file, user config or trusted .env', async () => {
+    const big = `# ${'x'.repeat(1024 * 1024)}\n`;
+    await ws.write('big.env', big);
+    await expect(load({ envFile: '../big.env' })).rejects.toThrow(
+      'over the 1 MiB (1048576-byte) limit for a settings file',
+    );
+    await ws.write('home/.config/tiny-claw/.env', big);
+    await expect(load()).rejects.toBeInstanceOf(SettingsFileError);
+    await rm(ws.path('home/.config/tiny-claw/.env'));
+    await trustFolder(ws.path('state'), project);
+    await ws.write('project/.env', big);
+    await expect(load()).rejects.toThrow(`${ws.path('project/.env')}: it is 1048579 bytes`);
+  });
+
+  it('reads a file of exactly 1 MiB', async () => {
+    const line = 'TINY_CLAW_MODEL=m\n';
+    await ws.write('full.env', `${line}#${'x'.repeat(1024 * 1024 - line.length - 2)}\n`);
+    await expect(load({ envFile: '../full.env' })).resolves.toMatchObject({ model: 'm' });
   });
 });

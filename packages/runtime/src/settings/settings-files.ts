@@ -57,12 +57,15 @@ export function userConfigFile(
  * 4. `<cwd>/.env`, only when `cwd` itself is in the trust list. An untrusted `.env` is not even
  *    read; its path comes back as an `untrusted-dotenv` warning.
  *
+ * Every file is read only if it is a regular file of at most 1 MiB (a named pipe never blocks).
+ *
  * The trust list is looked up in the state dir chosen by sources 1–3 only: the untrusted file
  * cannot point tiny-claw at a trust list of its own. Finally the state dir is checked (see
  * `assertStateDirUsable`).
  *
  * @throws ConfigurationError (exit code 78) for an unreadable or invalid file, an invalid value or
- * a state dir on a pseudo filesystem; StateError for a corrupt trust list (quarantined).
+ * a state dir on a pseudo filesystem — a SettingsFileError, naming the file, for one that is not
+ * a regular file or is too large; StateError for a corrupt trust list (quarantined).
  * @example
  * const settings = await loadSettingsFromFiles({ env: process.env, cwd: process.cwd(), homeDir: os.homedir() });
  * for (const warning of settings.warnings) console.error(warning);
