@@ -26,5 +26,8 @@ Feishu settings (environment or the env file):
   FEISHU_DOMAIN=feishu|lark|<base URL>   which open API (default feishu)
   FEISHU_APPROVERS=ou_a,ou_b             who may approve risky calls besides the requester
 
+The settings file (--env-file or ./.env) and tiny-claw's other settings files are out of every
+tool's reach: no tool reads or writes them, sandboxed commands do not see them.
+
 Exit codes: 0 after a clean shutdown (SIGINT or SIGTERM), 2 bad arguments, 78 bad configuration, 1 other errors.
 `;

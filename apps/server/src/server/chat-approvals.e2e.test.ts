@@ -16,11 +16,15 @@ const REQUESTER = 'ou_requester';
 const APPROVER = 'ou_lead';
 const STRANGER = 'ou_stranger';
 
-/** The model writes `.env` (a protected file), then answers. */
+/**
+ * The model writes `app/.env` (a protected file), then answers. Not `.env` itself: the server runs
+ * in its workdir here, and the `.env` of its working directory is its own settings file, which no
+ * tool may write at all.
+ */
 const writesEnv = () =>
   new ScriptedProvider({
     turns: [
-      { tool_calls: [{ name: 'write', arguments: { path: '.env', content: 'TOKEN=1\n' } }] },
+      { tool_calls: [{ name: 'write', arguments: { path: 'app/.env', content: 'TOKEN=1\n' } }] },
       { text: 'env written' },
     ],
   });
@@ -76,7 +80,7 @@ describe('approvals in the chat', () => {
     const details = content.elements[0]?.text?.content ?? '';
     expect(content.header.title.content).toBe('Approval needed: write');
     expect(details).toMatch(
-      /^Tool: write\nWhy: .*\.env.*\nArguments:\n {2}path: "\.env"\n {2}content: "TOKEN=1⏎" \(8 chars, 2 lines\)\nExpires: \d{4}-/,
+      /^Tool: write\nWhy: .*\.env.*\nArguments:\n {2}path: "app\/\.env"\n {2}content: "TOKEN=1⏎" \(8 chars, 2 lines\)\nExpires: \d{4}-/,
     );
     expect(details).toContain(`Approval id: ${approvalId}`);
     expect(cardText(card)).toContain(`<at id=${REQUESTER}></at>`);
@@ -84,7 +88,7 @@ describe('approvals in the chat', () => {
       ['approve', 'oc_team'],
       ['reject', 'oc_team'],
     ]);
-    await expect(readFile(h.ws.path('.env'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses /approve in the chat from someone who is neither the requester nor an approver', async () => {
@@ -95,7 +99,7 @@ describe('approvals in the chat', () => {
     expect(repliesTo(h, attempt.messageId)[0]?.text).toBe(
       `Not allowed: only the person who asked for this (or someone listed in FEISHU_APPROVERS) can decide approval ${approvalId}.`,
     );
-    await expect(readFile(h.ws.path('.env'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
     const session = await feishuChatSession(h.ws.dir, 'oc_team');
     const recordPath = join(
       h.ws.path('.state'),
@@ -119,7 +123,7 @@ describe('approvals in the chat', () => {
       `Approved ${approvalId} (by ${REQUESTER}). Continuing…`,
       'env written',
     ]);
-    expect(await readFile(h.ws.path('.env'), 'utf8')).toBe('TOKEN=1\n');
+    expect(await readFile(h.ws.path('app/.env'), 'utf8')).toBe('TOKEN=1\n');
     await h.feishu.waitFor(() => card.updates.length === 1, 'the card update');
     expect(JSON.stringify(card.updates[0])).toContain(`Approved by** <at id=${REQUESTER}>`);
 
@@ -151,7 +155,7 @@ describe('approvals in the chat', () => {
       () => repliesTo(h, card.messageId).some((m) => m.text === 'env written'),
       'the answer',
     );
-    expect(await readFile(h.ws.path('.env'), 'utf8')).toBe('TOKEN=1\n');
+    expect(await readFile(h.ws.path('app/.env'), 'utf8')).toBe('TOKEN=1\n');
     expect(repliesTo(h, card.messageId)[0]?.text).toBe(
       `Approved ${approvalId} (by ${APPROVER}). Continuing…`,
     );
@@ -183,13 +187,13 @@ describe('approvals in the chat', () => {
         `^Could not approve ${approvalId}: approval ${approvalId} belongs to another (session|chat)`,
       ),
     );
-    await expect(readFile(h.ws.path('.env'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('rejects with a reason: the model is told, the file is left alone', async () => {
     const provider = new ScriptedProvider({
       turns: [
-        { tool_calls: [{ name: 'write', arguments: { path: '.env', content: 'TOKEN=1\n' } }] },
+        { tool_calls: [{ name: 'write', arguments: { path: 'app/.env', content: 'TOKEN=1\n' } }] },
         { text: 'understood, not writing it' },
       ],
     });
@@ -205,7 +209,7 @@ describe('approvals in the chat', () => {
     );
     const observation = provider.requests[1]?.messages.find((m) => m.role === 'tool');
     expect(observation?.content).toContain('keep the token out of git');
-    await expect(readFile(h.ws.path('.env'), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('answers a malformed command with its usage and never sends it to the model', async () => {

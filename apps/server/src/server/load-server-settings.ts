@@ -22,7 +22,8 @@ export interface LoadServerSettingsOptions {
  * The server's configuration: settings from the real environment, then `--env-file` when given,
  * or else the `.env` of the working directory. Unlike
  * the CLI, which runs inside repositories it does not trust, the server's working directory is the
- * operator's own deployment, so its `.env` is read as theirs.
+ * operator's own deployment, so its `.env` is read as theirs. Either file (the `.env` whether it
+ * exists or not) joins the settings paths no tool may read or write.
  *
  * @throws ConfigurationError (exit 78) for a missing env file, one that is not a regular file of
  * at most 1 MiB, or an invalid value, naming it.
@@ -34,19 +35,18 @@ export async function loadServerSettings(
 ): Promise<{ settings: Settings; warnings: readonly SettingWarning[] }> {
   const { env, cwd, homeDir } = options;
   const files: SettingsFile[] = [];
+  const ownFile = resolve(cwd, options.envFile ?? '.env');
   if (options.envFile !== undefined) {
-    const path = resolve(cwd, options.envFile);
-    const values = await readDotenvFile(path);
+    const values = await readDotenvFile(ownFile);
     if (values === undefined) {
-      throw new ConfigurationError(`The settings file ${path} (--env-file) does not exist.`);
+      throw new ConfigurationError(`The settings file ${ownFile} (--env-file) does not exist.`);
     }
-    files.push({ source: 'env-file', path, values });
+    files.push({ source: 'env-file', path: ownFile, values });
   } else {
-    const path = resolve(cwd, '.env');
-    const values = await readDotenvFile(path);
-    if (values !== undefined) files.push({ source: '.env', path, values });
+    const values = await readDotenvFile(ownFile);
+    if (values !== undefined) files.push({ source: '.env', path: ownFile, values });
   }
-  const settings = loadSettings({ env, cwd, homeDir, files });
+  const settings = loadSettings({ env, cwd, homeDir, files, settingsPaths: [ownFile] });
   await assertStateDirUsable(settings.stateDir);
   return { settings, warnings: settings.warnings };
 }

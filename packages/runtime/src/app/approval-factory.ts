@@ -29,7 +29,8 @@ export function effectiveApprovalProvider(
 /**
  * The approval gate of the application, or undefined when approvals are off: requests and
  * checkpoints are files under the state dir (so `tiny-claw approvals approve` in another process
- * can continue a run), the risk policy judges the calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`,
+ * can continue a run), the risk policy judges the calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`
+ * (the state dir and tiny-claw's own settings files count as protected paths),
  * and a request expires after `TINY_CLAW_APPROVAL_TIMEOUT_SECONDS`. In a chat only the run's
  * requester or `FEISHU_APPROVERS` may decide.
  *
@@ -50,7 +51,7 @@ export function createRuntimeApprovals(
       assessCall(call, {
         requiredTools: settings.approvalRequiredTools,
         workdir: ctx.workdir,
-        protectedPaths: [settings.stateDir],
+        protectedPaths: [settings.stateDir, ...settings.settingsPaths],
       }),
     ...(provider === 'feishu'
       ? {

@@ -73,6 +73,34 @@ describe('createApplication', () => {
     expect(observation?.content).not.toContain('alpha');
   });
 
+  it('keeps tiny-claw’s own settings out of the tools’ reach: the config folder and the trust list', async () => {
+    await ws.write('.config/tiny-claw/.env', 'OPENAI_API_KEY=sk-config-secret\n');
+    await ws.write('.state/trusted-folders.json', '{"version":1,"folders":[]}');
+    const provider = new ScriptedProvider({
+      turns: [
+        {
+          tool_calls: [
+            { name: 'read', arguments: { path: '.config/tiny-claw/.env' } },
+            { name: 'read', arguments: { path: '.state/trusted-folders.json' } },
+            { name: 'write', arguments: { path: '.config/tiny-claw/mcp.json', content: '{}' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    const app = await createApplication(
+      settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,write', TINY_CLAW_APPROVAL_PROVIDER: 'off' }),
+      { provider, logger: silent },
+    );
+    await app.run({ prompt: 'x' });
+    const observations = provider.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
+    expect(observations).toHaveLength(3);
+    for (const observation of observations) {
+      expect(observation.content).toContain('tiny-claw keeps its own settings');
+      expect(observation.content).not.toContain('sk-config-secret');
+    }
+  });
+
   it('refuses an enabled tool this version cannot build, naming what is available', () => {
     expect(() => settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,search' })).toThrow(
       /TINY_CLAW_ENABLED_TOOLS="read,search" is invalid: unknown tool "search"; expected a comma-separated list of: bash, edit, explore, read, write/,

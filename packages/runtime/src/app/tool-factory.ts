@@ -25,8 +25,11 @@ export function runtimeSandbox(settings: Settings): SandboxOptions {
 
 /**
  * The tools `TINY_CLAW_ENABLED_TOOLS` names, bound to the workdir and sharing one read ledger,
- * with the state dir out of their reach (and hidden from sandboxed commands), bash in the
- * sandbox the settings ask for. The allow/deny lists are applied by the agent, once.
+ * with the state dir out of their reach (and hidden from sandboxed commands), tiny-claw's own
+ * settings and trust files neither readable nor writable by any of them (nor visible to sandboxed
+ * commands), bash in the sandbox the settings ask for. The user's config folder is protected like
+ * the state dir as well, so that a command cannot create it inside the workdir and plant settings
+ * there. The allow/deny lists are applied by the agent, once.
  *
  * @throws ConfigurationError when a name is not a tool this version provides, or when
  * `TINY_CLAW_SANDBOX=bwrap` and bash is enabled but bubblewrap cannot work here.
@@ -50,7 +53,8 @@ export function createRuntimeTools(settings: Settings): Tool[] {
   const built = workspaceTools({
     workdir: settings.workdir,
     enabled: explore && !workspace.includes('read') ? [...workspace, 'read'] : workspace,
-    protectedPaths: [settings.stateDir],
+    protectedPaths: [settings.stateDir, settings.configDir],
+    settingsPaths: settings.settingsPaths,
     sandbox: runtimeSandbox(settings),
     // No process warning: `health` and the run banner report a sandbox that is off, and why.
     onSandboxFallback: () => {},

@@ -22,11 +22,7 @@ export {
   SETTINGS_FILE_MAX_BYTES,
   SettingsFileError,
 } from './settings-file-read.js';
-export {
-  type LoadSettingsFromFilesOptions,
-  loadSettingsFromFiles,
-  userConfigFile,
-} from './settings-files.js';
+export { type LoadSettingsFromFilesOptions, loadSettingsFromFiles } from './settings-files.js';
 export {
   APPROVAL_PROVIDERS,
   type ApprovalProviderSetting,
@@ -59,4 +55,5 @@ export {
   untrustFolder,
 } from './trusted-folders.js';
 export { closestKnownName, KNOWN_VARIABLE_NAMES } from './unknown-variables.js';
+export { userConfigDir, userConfigFile } from './user-config.js';
 export { TOOL_NAMES, type ToolName } from './value-schemas.js';

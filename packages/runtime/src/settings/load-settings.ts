@@ -1,8 +1,11 @@
+import { resolve } from 'node:path';
 import { type FoundSetting, SettingLookup, type SettingsFile } from './setting-lookup.js';
 import { SETTING_VARIABLES, type SettingVariable } from './setting-variables.js';
 import { InvalidSettingsError, invalidValueLine } from './settings-error.js';
 import type { SettingSource, Settings, SettingWarning } from './settings-schema.js';
+import { trustedFoldersPath } from './trusted-folders.js';
 import { findUnknownVariables } from './unknown-variables.js';
+import { userConfigDir } from './user-config.js';
 import type { PathContext } from './value-schemas.js';
 
 /**
@@ -28,6 +31,12 @@ export interface LoadSettingsOptions {
   readonly dotenv?: Readonly<Record<string, string>>;
   /** A `.env` that exists but was deliberately not read (its directory is not trusted). */
   readonly untrustedDotenv?: string;
+  /**
+   * Settings files of the front end's own beyond the user's config folder, the trust list and
+   * the `env-file` entries of `files` (which count already): the server's `.env`, read or not.
+   * They join {@link Settings.settingsPaths}.
+   */
+  readonly settingsPaths?: readonly string[];
 }
 
 /**
@@ -106,6 +115,9 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
       mode: read(v.feishuMode),
       domain: read(v.feishuDomain),
     }),
+    configDir: userConfigDir(options.env, options.homeDir),
+    // Filled in once the state dir is known (the trust list lives there).
+    settingsPaths: [],
     sources: collectSources(lookup),
     warnings: collectWarnings(options, files),
   };
@@ -117,7 +129,25 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     );
   }
   if (problems.length > 0) throw new InvalidSettingsError(problems);
-  return Object.freeze(settings);
+  return Object.freeze({ ...settings, settingsPaths: settingsPathsOf(settings, files, options) });
+}
+
+/**
+ * Where these settings and the trust behind them come from: the user's config folder, the trust
+ * list, every `--env-file`, and the front end's own files. Each path once, in that order.
+ */
+function settingsPathsOf(
+  settings: Settings,
+  files: readonly SettingsFile[],
+  options: LoadSettingsOptions,
+): readonly string[] {
+  const paths = [
+    settings.configDir,
+    trustedFoldersPath(settings.stateDir),
+    ...files.filter((file) => file.source === 'env-file').map((file) => file.path),
+    ...(options.settingsPaths ?? []).map((path) => resolve(options.cwd, path)),
+  ];
+  return Object.freeze([...new Set(paths)]);
 }
 
 function collectWarnings(

@@ -4,8 +4,9 @@ import { ConfigurationError } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SettingsFileError } from './settings-file-read.js';
-import { loadSettingsFromFiles, userConfigFile } from './settings-files.js';
+import { loadSettingsFromFiles } from './settings-files.js';
 import { trustFolder } from './trusted-folders.js';
+import { userConfigFile } from './user-config.js';
 
 // A home with a user config, a state dir, and a project whose .env tries to take over.
 let ws: TempWorkspace;
@@ -197,5 +198,21 @@ describe('loadSettingsFromFiles: every settings file is a regular file of at mos
     const line = 'TINY_CLAW_MODEL=m\n';
     await ws.write('full.env', `${line}#${'x'.repeat(1024 * 1024 - line.length - 2)}\n`);
     await expect(load({ envFile: '../full.env' })).resolves.toMatchObject({ model: 'm' });
+  });
+});
+
+describe('loadSettingsFromFiles: where tiny-claw keeps its own settings', () => {
+  it('lists the user config folder, the trust list and the --env-file', async () => {
+    await ws.write('explicit.env', 'TINY_CLAW_MODEL=explicit\n');
+    const settings = await load({
+      env: { ...env, XDG_CONFIG_HOME: ws.path('xdg') },
+      envFile: '../explicit.env',
+    });
+    expect(settings.configDir).toBe(ws.path('xdg/tiny-claw'));
+    expect(settings.settingsPaths).toEqual([
+      ws.path('xdg/tiny-claw'),
+      ws.path('state/trusted-folders.json'),
+      ws.path('explicit.env'),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { lstat, realpath } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigurationError } from '@tiny-claw/core';
 import { readDotenvFile } from './dotenv.js';
 import { loadSettings } from './load-settings.js';
@@ -8,6 +8,7 @@ import { SETTING_VARIABLES } from './setting-variables.js';
 import type { Settings } from './settings-schema.js';
 import { assertStateDirUsable } from './state-dir-check.js';
 import { isTrustedFolder } from './trusted-folders.js';
+import { userConfigFile } from './user-config.js';
 import type { PathContext } from './value-schemas.js';
 
 /**
@@ -27,23 +28,6 @@ export interface LoadSettingsFromFilesOptions {
    * the user's own sources count, e.g. while changing the trust list itself.
    */
   readonly projectDotenv?: boolean;
-}
-
-/**
- * Where the user's own settings file is: `$XDG_CONFIG_HOME/tiny-claw/.env`, or
- * `~/.config/tiny-claw/.env` when `XDG_CONFIG_HOME` is unset or not absolute (as the XDG base
- * directory rules say). Read from the real environment only.
- *
- * @example
- * userConfigFile({}, '/home/me'); // → '/home/me/.config/tiny-claw/.env'
- */
-export function userConfigFile(
-  env: Readonly<Record<string, string | undefined>>,
-  homeDir: string,
-): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homeDir, '.config');
-  return join(base, 'tiny-claw', '.env');
 }
 
 /**

@@ -171,6 +171,14 @@ export interface Settings {
   readonly openai: ProviderCredentials;
   readonly anthropic: ProviderCredentials;
   readonly feishu: FeishuSettings;
+  /** The user's own tiny-claw folder, `$XDG_CONFIG_HOME/tiny-claw` (default `~/.config/tiny-claw`). */
+  readonly configDir: string;
+  /**
+   * Every file and folder tiny-claw reads its own settings or trust from, absolute: the user's
+   * config folder, the file named with `--env-file`, the trust list, and any the front end adds
+   * (the server's `.env`). No tool may read or write them; sandboxed commands do not see them.
+   */
+  readonly settingsPaths: readonly string[];
   /** For every known variable name (aliases included), where its effective value came from. */
   readonly sources: Readonly<Record<string, SettingSource>>;
   /** What the user should hear about while nothing stops: unknown variables, an ignored `.env`. */
