@@ -29,8 +29,8 @@ Run 'tiny-claw <command> --help' for the options of a command.
 
 Settings come from, strongest first: environment variables, --env-file PATH,
 ~/.config/tiny-claw/.env (or $XDG_CONFIG_HOME/tiny-claw/.env), and ./.env only in a folder you
-trusted with 'tiny-claw trust' (a project's .env is its own, not tiny-claw's). No tool can read or
-change these files. For example:
+trusted with 'tiny-claw trust' (a project's .env is its own, not tiny-claw's; you are told when it
+changed since you trusted it). No tool can read or change these files. For example:
   TINY_CLAW_PROVIDER=auto|openai|claude|anthropic|echo|scripted   TINY_CLAW_SCRIPT=<script.json>
   TINY_CLAW_STATE_DIR (default ~/.tiny-claw)   TINY_CLAW_WORKDIR (default: current directory)
   TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS   TINY_CLAW_LOG_LEVEL
@@ -117,6 +117,9 @@ tools, so tiny-claw ignores it (with a notice) until you trust the folder. Trust
 that folder, not its subfolders. The list is kept in the state dir (trusted-folders.json); a
 project's own .env cannot move it. To use a .env once without trusting its folder, pass
 --env-file ./.env.
+
+The .env is recorded (its SHA-256) with the trust. If it changes later, tiny-claw still uses it
+and tells you once per new content; run 'tiny-claw trust' again to accept the current .env.
 
 Options:
   -h, --help   show this help

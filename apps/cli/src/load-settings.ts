@@ -71,6 +71,21 @@ export function describeWarning(warning: SettingWarning, cwd: string): string {
       `or pass --env-file ${shown})`
     );
   }
+  if (warning.kind === 'trusted-dotenv-changed') {
+    const shown = warning.path === join(cwd, '.env') ? './.env' : warning.path;
+    const trusted = `this folder was trusted on ${warning.trustedAt.slice(0, 10)}`;
+    if (warning.change === 'unrecorded') {
+      return (
+        `using ${shown}, whose contents were not recorded when ${trusted} (by an older ` +
+        'tiny-claw); recorded them now, so a later change will be reported. Check that it is ' +
+        "what you expect, or run 'tiny-claw untrust' to stop using it"
+      );
+    }
+    return (
+      `${shown} changed since ${trusted}; tiny-claw still uses it. Check what changed, then run ` +
+      "'tiny-claw trust' to accept it (and silence this notice), or 'tiny-claw untrust' to stop using it"
+    );
+  }
   const where = warning.file === undefined ? '' : ` in ${warning.file}`;
   return `unknown setting ${warning.name}${where} ignored (did you mean ${warning.suggestion}?)`;
 }

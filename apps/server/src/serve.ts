@@ -78,5 +78,8 @@ function describeWarning(warning: SettingWarning): string {
     const where = warning.file ? ` (in ${warning.file})` : '';
     return `${warning.name}${where} is not a setting tiny-claw reads; did you mean ${warning.suggestion}?`;
   }
+  if (warning.kind === 'trusted-dotenv-changed') {
+    return `${warning.path} changed since its folder was trusted; it is still used`;
+  }
   return `${warning.path} was not read`;
 }

@@ -12,9 +12,10 @@ import { UsageError } from '../usage-error.js';
 /**
  * `tiny-claw trust [DIR]` / `tiny-claw untrust [DIR]`: add a folder (default: the current one) to
  * the trust list in the state dir, or take it off. tiny-claw reads the `.env` of the folder it is
- * started in only when that exact folder is trusted; subfolders are not covered. The state dir is
- * the one the real environment, `--env-file` and the user config choose: a project's own `.env` is
- * never read here.
+ * started in only when that exact folder is trusted; subfolders are not covered. The `.env` as it
+ * is now is recorded with the trust, so a later change is reported; trusting an already trusted
+ * folder again records its current `.env`. The state dir is the one the real environment,
+ * `--env-file` and the user config choose: a project's own `.env` is never read here.
  *
  * @throws UsageError when DIR is not an existing folder (exit 2).
  * @example
@@ -46,13 +47,20 @@ export async function trustCommand(
     const shown = args.dir ?? '.';
     throw new UsageError(`${shown}: ${info ? 'not a folder' : 'no such folder'}`, command);
   }
-  const { folder, changed } = await trustFolder(settings.stateDir, dir);
+  const { folder, changed, refreshed } = await trustFolder(settings.stateDir, dir);
   const shown = printable(folder);
-  out.stdout(
-    changed
-      ? `Trusted ${shown}: tiny-claw now reads ${shown}/.env when started in this folder ` +
-          "(not in its subfolders). Undo with 'tiny-claw untrust'.\n"
-      : `${shown} is already trusted; nothing changed.\n`,
-  );
+  if (refreshed) {
+    out.stdout(
+      `${shown} was already trusted; recorded its .env as it is now, so tiny-claw no longer ` +
+        'reports it as changed.\n',
+    );
+  } else {
+    out.stdout(
+      changed
+        ? `Trusted ${shown}: tiny-claw now reads ${shown}/.env when started in this folder ` +
+            "(not in its subfolders) and tells you if it changes. Undo with 'tiny-claw untrust'.\n"
+        : `${shown} is already trusted; nothing changed.\n`,
+    );
+  }
   return ExitCode.ok;
 }

@@ -46,9 +46,12 @@ export {
 export { assertStateDirUsable } from './state-dir-check.js';
 export {
   isTrustedFolder,
+  noticeTrustedDotenv,
   readTrustedFolders,
+  settingsFileSha256,
   TRUSTED_FOLDERS_FILE,
   type TrustChange,
+  type TrustedDotenvNotice,
   type TrustedFolder,
   trustedFoldersPath,
   trustFolder,

@@ -31,6 +31,8 @@ export interface LoadSettingsOptions {
   readonly dotenv?: Readonly<Record<string, string>>;
   /** A `.env` that exists but was deliberately not read (its directory is not trusted). */
   readonly untrustedDotenv?: string;
+  /** Warnings found while finding and reading the files, reported before the rest. */
+  readonly warnings?: readonly SettingWarning[];
   /**
    * Settings files of the front end's own beyond the user's config folder, the trust list and
    * the `env-file` entries of `files` (which count already): the server's `.env`, read or not.
@@ -154,7 +156,7 @@ function collectWarnings(
   options: LoadSettingsOptions,
   files: readonly SettingsFile[],
 ): readonly SettingWarning[] {
-  const warnings: SettingWarning[] = [];
+  const warnings: SettingWarning[] = [...(options.warnings ?? [])];
   if (options.untrustedDotenv !== undefined) {
     warnings.push({ kind: 'untrusted-dotenv', path: options.untrustedDotenv });
   }

@@ -5,7 +5,7 @@ import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SettingsFileError } from './settings-file-read.js';
 import { loadSettingsFromFiles } from './settings-files.js';
-import { trustFolder } from './trusted-folders.js';
+import { readTrustedFolders, trustFolder } from './trusted-folders.js';
 import { userConfigFile } from './user-config.js';
 
 // A home with a user config, a state dir, and a project whose .env tries to take over.
@@ -198,6 +198,42 @@ describe('loadSettingsFromFiles: every settings file is a regular file of at mos
     const line = 'TINY_CLAW_MODEL=m\n';
     await ws.write('full.env', `${line}#${'x'.repeat(1024 * 1024 - line.length - 2)}\n`);
     await expect(load({ envFile: '../full.env' })).resolves.toMatchObject({ model: 'm' });
+  });
+});
+
+describe('loadSettingsFromFiles: a trusted .env that changed since it was trusted', () => {
+  it('is still used, and reported once per content', async () => {
+    await trustFolder(ws.path('state'), project);
+    expect((await load()).warnings).toEqual([]);
+    await ws.write('project/.env', `${HOSTILE_DOTENV}TINY_CLAW_MODEL=changed\n`);
+    const changed = await load();
+    expect(changed.model).toBe('changed');
+    const trustedAt = (await readTrustedFolders(ws.path('state')))[0]?.trustedAt;
+    expect(changed.warnings).toEqual([
+      {
+        kind: 'trusted-dotenv-changed',
+        path: ws.path('project/.env'),
+        trustedAt,
+        change: 'changed',
+      },
+    ]);
+    expect((await load()).warnings).toEqual([]);
+  });
+
+  it('is reported once for a folder trusted before contents were recorded, then recorded', async () => {
+    await ws.write(
+      'state/trusted-folders.json',
+      JSON.stringify({
+        version: 1,
+        folders: [{ path: project, trustedAt: '2026-01-02T03:04:05.000Z' }],
+      }),
+    );
+    expect((await load()).warnings).toMatchObject([
+      { kind: 'trusted-dotenv-changed', change: 'unrecorded' },
+    ]);
+    expect((await load()).warnings).toEqual([]);
+    await ws.write('project/.env', 'TINY_CLAW_MODEL=later\n');
+    expect((await load()).warnings).toMatchObject([{ change: 'changed' }]);
   });
 });
 

@@ -1,13 +1,14 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '@tiny-claw/core';
-import { readDotenvFile } from './dotenv.js';
+import { parseDotenv, readDotenvFile } from './dotenv.js';
 import { loadSettings } from './load-settings.js';
 import { SettingLookup, type SettingsFile } from './setting-lookup.js';
 import { SETTING_VARIABLES } from './setting-variables.js';
-import type { Settings } from './settings-schema.js';
+import { readSettingsFile } from './settings-file-read.js';
+import type { Settings, SettingWarning } from './settings-schema.js';
 import { assertStateDirUsable } from './state-dir-check.js';
-import { isTrustedFolder } from './trusted-folders.js';
+import { isTrustedFolder, noticeTrustedDotenv, settingsFileSha256 } from './trusted-folders.js';
 import { userConfigFile } from './user-config.js';
 import type { PathContext } from './value-schemas.js';
 
@@ -39,7 +40,9 @@ export interface LoadSettingsFromFilesOptions {
  * 2. `envFile`, when given (a missing file is an error);
  * 3. the user's settings file ({@link userConfigFile}), when it exists;
  * 4. `<cwd>/.env`, only when `cwd` itself is in the trust list. An untrusted `.env` is not even
- *    read; its path comes back as an `untrusted-dotenv` warning.
+ *    read; its path comes back as an `untrusted-dotenv` warning. A trusted `.env` that is not the
+ *    one recorded when the folder was trusted is still used, and comes back once per content as a
+ *    `trusted-dotenv-changed` warning (what was told is recorded with the trust).
  *
  * Every file is read only if it is a regular file of at most 1 MiB (a named pipe never blocks).
  *
@@ -74,12 +77,20 @@ export async function loadSettingsFromFiles(
     files.push({ source: 'user config', path: userPath, values: userValues });
 
   let untrustedDotenv: string | undefined;
+  const warnings: SettingWarning[] = [];
   const dotenvPath = join(cwd, '.env');
   if (options.projectDotenv !== false && (await isLoadableFile(dotenvPath, files))) {
     const stateDir = trustedStateDir(env, files, { cwd, homeDir });
     if (stateDir !== undefined && (await isTrustedFolder(stateDir, cwd))) {
-      const values = await readDotenvFile(dotenvPath);
-      if (values !== undefined) files.push({ source: '.env', path: dotenvPath, values });
+      const bytes = await readSettingsFile(dotenvPath);
+      if (bytes !== undefined) {
+        const values = parseDotenv(bytes.toString('utf8'), dotenvPath);
+        files.push({ source: '.env', path: dotenvPath, values });
+        const notice = await noticeTrustedDotenv(stateDir, cwd, settingsFileSha256(bytes));
+        if (notice !== undefined) {
+          warnings.push({ kind: 'trusted-dotenv-changed', path: dotenvPath, ...notice });
+        }
+      }
     } else {
       untrustedDotenv = dotenvPath;
     }
@@ -90,6 +101,7 @@ export async function loadSettingsFromFiles(
     cwd,
     homeDir,
     files,
+    warnings,
     ...(untrustedDotenv === undefined ? {} : { untrustedDotenv }),
   });
   await assertStateDirUsable(settings.stateDir);

@@ -55,6 +55,10 @@ export type SettingFileSource = Extract<SettingSource, 'env-file' | 'user config
  *   variable from a settings file).
  * - `untrusted-dotenv`: the current directory has a `.env` that was not read because the directory
  *   is not trusted; `path` is that file.
+ * - `trusted-dotenv-changed`: the `.env` of a trusted current directory (`path`) is used although
+ *   it is not the one recorded when the folder was trusted (`trustedAt`): it `changed` since, or
+ *   the folder was trusted before contents were recorded (`unrecorded`; recorded now). Reported
+ *   once per content.
  *
  * @example
  * const warning: SettingWarning = {
@@ -69,7 +73,13 @@ export type SettingWarning =
       readonly file?: string;
       readonly suggestion: string;
     }
-  | { readonly kind: 'untrusted-dotenv'; readonly path: string };
+  | { readonly kind: 'untrusted-dotenv'; readonly path: string }
+  | {
+      readonly kind: 'trusted-dotenv-changed';
+      readonly path: string;
+      readonly trustedAt: string;
+      readonly change: 'changed' | 'unrecorded';
+    };
 
 /**
  * Credentials and endpoint of one model vendor.

@@ -1,34 +1,55 @@
+import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isErrnoError, readJsonFile, withPathLock, writeJsonAtomic } from '@tiny-claw/core/utils';
 import { z } from 'zod';
+import { readSettingsFile } from './settings-file-read.js';
 
 /** Name of the trust list inside the state dir. */
 export const TRUSTED_FOLDERS_FILE = 'trusted-folders.json';
 
 /**
- * One folder whose `.env` tiny-claw reads: its canonical path (symlinks resolved) and when it was
- * trusted.
+ * One folder whose `.env` tiny-claw reads: its canonical path (symlinks resolved), when it was
+ * trusted, and the SHA-256 of its `.env` then (`null`: it had none; absent: trusted by a version
+ * that did not record it). `noticedSha256` is the last changed `.env` the user was told about.
  *
  * @example
- * const folder: TrustedFolder = { path: '/home/me/repo', trustedAt: '2026-12-01T10:00:00.000Z' };
+ * const folder: TrustedFolder = { path: '/home/me/repo', trustedAt: '2026-12-01T10:00:00.000Z', dotenvSha256: null };
  */
 export interface TrustedFolder {
   readonly path: string;
   readonly trustedAt: string;
+  readonly dotenvSha256?: string | null;
+  readonly noticedSha256?: string;
 }
 
 /**
- * What {@link trustFolder} or {@link untrustFolder} did: the canonical folder and whether the list
- * changed (false when it was already trusted, or was not trusted).
+ * What {@link trustFolder} or {@link untrustFolder} did: the canonical folder, whether the list
+ * changed (false when it was already trusted as it is, or was not trusted), and whether only the
+ * recorded `.env` of a folder that was already trusted was brought up to date (`refreshed`).
  *
  * @example
- * const { folder, changed } = await trustFolder(stateDir, process.cwd());
+ * const { folder, changed, refreshed } = await trustFolder(stateDir, process.cwd());
  */
 export interface TrustChange {
   readonly folder: string;
   readonly changed: boolean;
+  readonly refreshed: boolean;
 }
+
+/**
+ * Why a trusted folder's `.env` is worth a word: it `changed` since the folder was trusted, or the
+ * folder was trusted before its `.env` was recorded (`unrecorded`; it is recorded now).
+ *
+ * @example
+ * const notice: TrustedDotenvNotice = { change: 'changed', trustedAt: '2026-12-01T10:00:00.000Z' };
+ */
+export interface TrustedDotenvNotice {
+  readonly change: 'changed' | 'unrecorded';
+  readonly trustedAt: string;
+}
+
+const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 in hex');
 
 const trustedFoldersSchema = z.object({
   version: z.literal(1),
@@ -36,9 +57,27 @@ const trustedFoldersSchema = z.object({
     z.object({
       path: z.string().refine(isAbsolute, 'expected an absolute path'),
       trustedAt: z.iso.datetime(),
+      dotenvSha256: sha256Schema.nullable().optional(),
+      noticedSha256: sha256Schema.optional(),
     }),
   ),
 });
+
+/**
+ * The SHA-256 (hex) of settings file bytes, as recorded with a trusted folder.
+ *
+ * @example
+ * settingsFileSha256(Buffer.from('A=1\n')); // → '…64 hex digits…'
+ */
+export function settingsFileSha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The SHA-256 of `<folder>/.env`, or null when it has none (read with the settings file limits). */
+async function currentDotenvSha256(folder: string): Promise<string | null> {
+  const bytes = await readSettingsFile(join(folder, '.env'));
+  return bytes === undefined ? null : settingsFileSha256(bytes);
+}
 
 /**
  * Path of the trust list of a state dir.
@@ -78,19 +117,78 @@ export async function isTrustedFolder(stateDir: string, dir: string): Promise<bo
 }
 
 /**
- * Adds `dir` (canonicalised) to the trust list of `stateDir`. The list is written atomically with
- * mode 0600.
+ * Adds `dir` (canonicalised) to the trust list of `stateDir`, with the SHA-256 of its `.env` (or
+ * that it has none), so that a later change can be reported. Trusting a folder again records its
+ * `.env` as it is now (`refreshed`), which ends the notices about its changes. The list is written
+ * atomically with mode 0600.
  *
- * @throws a Node error when `dir` does not exist; StateError when the list cannot be read or written.
+ * @throws a Node error when `dir` does not exist; SettingsFileError when its `.env` is not a
+ * regular file or is over 1 MiB; StateError when the list cannot be read or written.
  * @example
  * const { folder, changed } = await trustFolder(stateDir, '.');
  */
 export async function trustFolder(stateDir: string, dir: string): Promise<TrustChange> {
   const folder = await realpath(resolve(dir));
+  const sha256 = await currentDotenvSha256(folder);
   return updateList(stateDir, (folders) => {
-    if (folders.some((trusted) => trusted.path === folder)) return { folder, folders };
-    return { folder, folders: [...folders, { path: folder, trustedAt: new Date().toISOString() }] };
+    const known = folders.find((trusted) => trusted.path === folder);
+    if (known === undefined) {
+      const added = { path: folder, trustedAt: new Date().toISOString(), dotenvSha256: sha256 };
+      return { folder, folders: [...folders, added], changed: true };
+    }
+    if (known.dotenvSha256 === sha256) return { folder, folders, changed: false };
+    const refreshed = { path: folder, trustedAt: known.trustedAt, dotenvSha256: sha256 };
+    return {
+      folder,
+      folders: folders.map((trusted) => (trusted === known ? refreshed : trusted)),
+      changed: true,
+      refreshed: true,
+    };
   });
+}
+
+/**
+ * Compare the `.env` a trusted folder is about to be used with (`sha256` of its bytes) with the
+ * one recorded when it was trusted. Returns what to tell the user, once per content: the content
+ * told about is recorded with the trust (atomically), so the next run with the same `.env` is
+ * quiet. A folder trusted before `.env` contents were recorded gets its current one recorded
+ * (one notice, `unrecorded`). Undefined when there is nothing to say, or the folder is not trusted.
+ * If the list cannot be written, the notice is still returned (and will be given again).
+ *
+ * @example
+ * const notice = await noticeTrustedDotenv(stateDir, '/home/me/repo', settingsFileSha256(bytes));
+ * if (notice?.change === 'changed') console.error('.env changed since it was trusted');
+ */
+export async function noticeTrustedDotenv(
+  stateDir: string,
+  dir: string,
+  sha256: string,
+): Promise<TrustedDotenvNotice | undefined> {
+  const folder = await canonicalFolder(dir);
+  if (folder === undefined) return undefined;
+  let notice: TrustedDotenvNotice | undefined;
+  const record = (folders: readonly TrustedFolder[]) => {
+    const known = folders.find((trusted) => trusted.path === folder);
+    if (known === undefined || known.dotenvSha256 === sha256 || known.noticedSha256 === sha256) {
+      return { folder, folders, changed: false };
+    }
+    const unrecorded = known.dotenvSha256 === undefined;
+    notice = { change: unrecorded ? 'unrecorded' : 'changed', trustedAt: known.trustedAt };
+    const updated: TrustedFolder = unrecorded
+      ? { path: folder, trustedAt: known.trustedAt, dotenvSha256: sha256 }
+      : { ...known, noticedSha256: sha256 };
+    return {
+      folder,
+      folders: folders.map((trusted) => (trusted === known ? updated : trusted)),
+      changed: true,
+    };
+  };
+  try {
+    await updateList(stateDir, record);
+  } catch (error) {
+    if (notice === undefined) throw error;
+  }
+  return notice;
 }
 
 /**
@@ -102,31 +200,32 @@ export async function trustFolder(stateDir: string, dir: string): Promise<TrustC
  */
 export async function untrustFolder(stateDir: string, dir: string): Promise<TrustChange> {
   const folder = (await canonicalFolder(dir)) ?? resolve(dir);
-  return updateList(stateDir, (folders) => ({
-    folder,
-    folders: folders.filter((trusted) => trusted.path !== folder),
-  }));
+  return updateList(stateDir, (folders) => {
+    const kept = folders.filter((trusted) => trusted.path !== folder);
+    return { folder, folders: kept, changed: kept.length !== folders.length };
+  });
 }
 
 /**
  * Read, change and write the list under an in-process lock. Two tiny-claw processes changing the
  * list in the same instant can lose one change (each writes whole files, atomically); trusting is
- * a rare, manual step, so that is accepted rather than adding a cross-process lock.
+ * a rare, manual step, and a lost record of a notice only means the notice is given once more, so
+ * that is accepted rather than adding a cross-process lock.
  */
 async function updateList(
   stateDir: string,
   change: (folders: readonly TrustedFolder[]) => {
     folder: string;
     folders: readonly TrustedFolder[];
+    changed: boolean;
+    refreshed?: boolean;
   },
 ): Promise<TrustChange> {
   const path = trustedFoldersPath(stateDir);
   return withPathLock(path, async () => {
-    const before = await readTrustedFolders(stateDir);
-    const { folder, folders } = change(before);
-    const changed = folders.length !== before.length;
+    const { folder, folders, changed, refreshed } = change(await readTrustedFolders(stateDir));
     if (changed) await writeJsonAtomic(path, { version: 1, folders }, { mode: 0o600 });
-    return { folder, changed };
+    return { folder, changed, refreshed: refreshed === true };
   });
 }
 
