@@ -1,38 +1,45 @@
 import { chmod } from 'node:fs/promises';
 import { createTempWorkspace } from '@tiny-claw/testkit';
 import { describe, expect, it } from 'vitest';
-import { takeEnvFileFlag } from './env-file-flag.js';
+import { takeGlobalFlags } from './env-file-flag.js';
 import { main } from './main.js';
 import type { Output } from './output.js';
 import { UsageError } from './usage-error.js';
 
-describe('takeEnvFileFlag', () => {
+describe('takeGlobalFlags', () => {
   it('takes the flag before or after the command name, in both spellings', () => {
-    expect(takeEnvFileFlag(['--env-file', 'a.env', 'run', 'hi'])).toEqual({
+    expect(takeGlobalFlags(['--env-file', 'a.env', 'run', 'hi'])).toEqual({
       envFile: 'a.env',
+      allowRootWorkdir: false,
       rest: ['run', 'hi'],
     });
-    expect(takeEnvFileFlag(['health', '--json', '--env-file=a.env'])).toEqual({
+    expect(takeGlobalFlags(['health', '--json', '--env-file=a.env'])).toEqual({
       envFile: 'a.env',
+      allowRootWorkdir: false,
       rest: ['health', '--json'],
     });
-    expect(takeEnvFileFlag(['health'])).toEqual({ envFile: undefined, rest: ['health'] });
+    expect(takeGlobalFlags(['health'])).toEqual({
+      envFile: undefined,
+      allowRootWorkdir: false,
+      rest: ['health'],
+    });
   });
 
   it('leaves everything after -- to the command', () => {
-    expect(takeEnvFileFlag(['run', '--', '--env-file', 'x'])).toEqual({
+    expect(takeGlobalFlags(['run', '--', '--env-file', 'x', '--allow-root-workdir'])).toEqual({
       envFile: undefined,
-      rest: ['run', '--', '--env-file', 'x'],
+      allowRootWorkdir: false,
+      rest: ['run', '--', '--env-file', 'x', '--allow-root-workdir'],
     });
   });
 
   it('refuses a flag without a path, one followed by another flag, and a repeated flag', () => {
-    expect(() => takeEnvFileFlag(['health', '--env-file'])).toThrow(UsageError);
-    expect(() => takeEnvFileFlag(['--env-file', '--json', 'health'])).toThrow(
+    expect(() => takeGlobalFlags(['health', '--env-file'])).toThrow(UsageError);
+    expect(() => takeGlobalFlags(['--env-file', '--json', 'health'])).toThrow(
       '--env-file needs the path of a settings file',
     );
-    expect(() => takeEnvFileFlag(['--env-file=', 'health'])).toThrow(UsageError);
-    expect(() => takeEnvFileFlag(['--env-file', 'a', 'health', '--env-file', 'b'])).toThrow(
+    expect(() => takeGlobalFlags(['--env-file=', 'health'])).toThrow(UsageError);
+    expect(() => takeGlobalFlags(['--env-file', 'a', 'health', '--env-file', 'b'])).toThrow(
       '--env-file can be given only once',
     );
   });
@@ -52,6 +59,25 @@ function capture() {
   };
   return { out, text };
 }
+
+describe('takeGlobalFlags: --allow-root-workdir', () => {
+  it('takes the consent flag before or after the command name', () => {
+    expect(takeGlobalFlags(['--allow-root-workdir', 'run', 'hi'])).toMatchObject({
+      allowRootWorkdir: true,
+      rest: ['run', 'hi'],
+    });
+    expect(takeGlobalFlags(['run', 'hi', '--workdir=/', '--allow-root-workdir'])).toMatchObject({
+      allowRootWorkdir: true,
+      rest: ['run', 'hi', '--workdir=/'],
+    });
+  });
+
+  it('refuses a value, pointing to the setting instead', () => {
+    expect(() => takeGlobalFlags(['run', '--allow-root-workdir=yes'])).toThrow(
+      '--allow-root-workdir takes no value; give it alone, or set TINY_CLAW_ALLOW_ROOT_WORKDIR=1',
+    );
+  });
+});
 
 describe('main with --env-file', () => {
   it('exits 2 with a usage message when the file does not exist', async () => {

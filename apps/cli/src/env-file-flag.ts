@@ -1,21 +1,27 @@
 import { UsageError } from './usage-error.js';
 
 const FLAG = '--env-file';
+const ALLOW_ROOT_WORKDIR = '--allow-root-workdir';
 
 /**
- * The global `--env-file PATH` flag (also `--env-file=PATH`), taken out of the arguments wherever
- * it stands — before or after the command name — so each command parses only its own options.
- * Arguments after `--` are left alone.
+ * The global flags, taken out of the arguments wherever they stand — before or after the command
+ * name — so each command parses only its own options: `--env-file PATH` (also `--env-file=PATH`)
+ * and `--allow-root-workdir` (consent to work in `/` or the home directory with tools that change
+ * files). Arguments after `--` are left alone.
  *
- * @throws UsageError when the flag has no path or is given twice.
+ * @throws UsageError when `--env-file` has no path or is given twice, or when
+ * `--allow-root-workdir` is given a value.
  * @example
- * takeEnvFileFlag(['--env-file', 'team.env', 'run', 'hi']); // → { envFile: 'team.env', rest: ['run', 'hi'] }
+ * takeGlobalFlags(['--env-file', 'team.env', 'run', 'hi']);
+ * // → { envFile: 'team.env', allowRootWorkdir: false, rest: ['run', 'hi'] }
  */
-export function takeEnvFileFlag(argv: readonly string[]): {
+export function takeGlobalFlags(argv: readonly string[]): {
   envFile: string | undefined;
+  allowRootWorkdir: boolean;
   rest: string[];
 } {
   let envFile: string | undefined;
+  let allowRootWorkdir = false;
   const rest: string[] = [];
   const take = (value: string | undefined) => {
     if (value === undefined || value === '' || (value.startsWith('-') && value !== '-')) {
@@ -35,11 +41,17 @@ export function takeEnvFileFlag(argv: readonly string[]): {
       index += 1;
     } else if (arg.startsWith(`${FLAG}=`)) {
       take(arg.slice(FLAG.length + 1));
+    } else if (arg === ALLOW_ROOT_WORKDIR) {
+      allowRootWorkdir = true;
+    } else if (arg.startsWith(`${ALLOW_ROOT_WORKDIR}=`)) {
+      throw new UsageError(
+        `${ALLOW_ROOT_WORKDIR} takes no value; give it alone, or set TINY_CLAW_ALLOW_ROOT_WORKDIR=1`,
+      );
     } else {
       rest.push(arg);
     }
   }
-  return { envFile, rest };
+  return { envFile, allowRootWorkdir, rest };
 }
 
 /**
@@ -48,16 +60,19 @@ export function takeEnvFileFlag(argv: readonly string[]): {
  * not have to pass it along.
  *
  * @example
- * const invocation: SettingsInvocation = { envFile: 'team.env', notice: (line) => process.stderr.write(line) };
+ * const invocation: SettingsInvocation = { envFile: 'team.env', allowRootWorkdir: false, notice: (line) => process.stderr.write(line) };
  */
 export interface SettingsInvocation {
   readonly envFile: string | undefined;
+  /** `--allow-root-workdir` was given. */
+  readonly allowRootWorkdir: boolean;
   /** Writes one notice line (with its newline) to stderr. */
   readonly notice: (line: string) => void;
 }
 
 let current: SettingsInvocation = {
   envFile: undefined,
+  allowRootWorkdir: false,
   notice: (line) => process.stderr.write(line),
 };
 
@@ -65,7 +80,7 @@ let current: SettingsInvocation = {
  * Set the {@link SettingsInvocation} of the command that is about to run.
  *
  * @example
- * useSettingsInvocation({ envFile: undefined, notice: out.stderr });
+ * useSettingsInvocation({ envFile: undefined, allowRootWorkdir: false, notice: out.stderr });
  */
 export function useSettingsInvocation(invocation: SettingsInvocation): void {
   current = invocation;

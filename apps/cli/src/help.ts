@@ -13,9 +13,11 @@ Usage:
   tiny-claw trust [DIR] | untrust [DIR]
   tiny-claw --help | --version
 
-Global option (before or after the command name):
-  --env-file PATH   read settings from this file too (below real environment variables);
-                    a regular file of at most 1 MiB
+Global options (before or after the command name):
+  --env-file PATH        read settings from this file too (below real environment variables);
+                         a regular file of at most 1 MiB
+  --allow-root-workdir   let write, edit and bash work with / or your home directory as the
+                         workdir (refused otherwise; also TINY_CLAW_ALLOW_ROOT_WORKDIR=1)
 
 Commands:
   run        Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
@@ -42,7 +44,7 @@ Exit codes:
   0    done: the run ended with a final answer (other commands: they did what was asked)
   1    runtime error, or a refused approval decision (unknown, expired, already decided, changed)
   2    usage error (bad command or flag, an --env-file that is not a regular file of at most
-       1 MiB)
+       1 MiB, a workdir of / or home refused without --allow-root-workdir)
   3    stopped without a final answer (max_steps_exhausted, tool_policy_blocked, or a model
        that keeps answering with nothing: provider_error with stopDetail empty_turns)
   4    paused waiting for approval (approval_required): decide with 'tiny-claw approvals'
@@ -70,7 +72,9 @@ Options:
                     session's PLAN.md/TODO.md) or plan-act (plan if needed, then execute TODO items)
   --session NAME    named session: its own memory (default: "default")
   --max-steps N     most model calls in this run (default 20)
-  --workdir DIR     directory the agent works in (default: TINY_CLAW_WORKDIR or the current directory)
+  --workdir DIR     directory the agent works in (default: TINY_CLAW_WORKDIR or the current directory);
+                    / and your home directory are refused while write, edit or bash is enabled,
+                    unless --allow-root-workdir (or TINY_CLAW_ALLOW_ROOT_WORKDIR=1) is given
   --json            print the run result as JSON instead of the answer (never asks)
   -h, --help        show this help
 `;
@@ -136,8 +140,9 @@ Options:
 
 export const healthHelp = `Usage: tiny-claw health [--json]
 
-Show the provider tiny-claw picked and why, the tools it will offer, its directories and the
-effective value and source of every setting (secrets masked). Never calls the model.
+Show the provider tiny-claw picked and why, the tools it will offer, its directories, whether
+'run' would refuse the workdir (workdir_check), and the effective value and source of every
+setting (secrets masked). Never calls the model.
 
 Options:
   --json       print the report as JSON

@@ -1,13 +1,23 @@
 import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { type Application, createApplication, type Settings } from '@tiny-claw/runtime';
+import {
+  type Application,
+  createApplication,
+  rootWorkdirRefusal,
+  type Settings,
+} from '@tiny-claw/runtime';
+import { settingsInvocation } from './env-file-flag.js';
 import { loadSettingsOnly } from './load-settings.js';
 import { UsageError } from './usage-error.js';
 
 /**
  * Read settings (see `loadSettingsOnly` for where they come from), apply command-line overrides,
- * and assemble the app.
+ * and assemble the app. A workdir that is `/` or the home directory is refused while write, edit
+ * or bash is enabled, unless the user consented (`--allow-root-workdir`,
+ * `TINY_CLAW_ALLOW_ROOT_WORKDIR=1`); commands that never run a tool skip that check.
  *
+ * @throws UsageError for a bad `--workdir` or a refused workdir (exit 2).
  * @example
  * const app = await loadApplication({ workdir: 'repo' });
  */
@@ -21,6 +31,8 @@ export async function loadApplication(
     withoutModel?: boolean;
     /** The command whose `--help` a bad `--workdir` points to (default `run`). */
     command?: string;
+    /** False for a command that reports the workdir instead of working in it (`health`). */
+    refuseRootWorkdir?: boolean;
   } = {},
 ): Promise<Application> {
   let settings: Settings = await loadSettingsOnly();
@@ -35,9 +47,27 @@ export async function loadApplication(
     }
     settings = { ...settings, workdir };
   }
+  if (overrides.refuseRootWorkdir !== false && !overrides.withoutModel) {
+    const refusal = await workdirRefusal(settings);
+    if (refusal !== undefined) throw new UsageError(refusal, overrides.command ?? 'run');
+  }
   if (overrides.withoutModel) {
     const { EchoProvider } = await import('@tiny-claw/core/testing');
     return createApplication(settings, { provider: new EchoProvider() });
   }
   return createApplication(settings);
+}
+
+/**
+ * Why the CLI must not work in the settings' workdir (`/` or the home directory with tools that
+ * change files, and no consent), or undefined when it may.
+ *
+ * @example
+ * const refusal = await workdirRefusal(app.settings);
+ */
+export function workdirRefusal(settings: Settings): Promise<string | undefined> {
+  return rootWorkdirRefusal(settings, {
+    homeDirs: [process.env.HOME, homedir()],
+    consent: settingsInvocation().allowRootWorkdir,
+  });
 }

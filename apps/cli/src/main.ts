@@ -1,4 +1,4 @@
-import { takeEnvFileFlag, useSettingsInvocation } from './env-file-flag.js';
+import { takeGlobalFlags, useSettingsInvocation } from './env-file-flag.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { mainHelp } from './help.js';
 import { type Output, processOutput } from './output.js';
@@ -15,9 +15,9 @@ import { cliVersion } from './version.js';
  */
 export async function main(argv: string[], out: Output = processOutput()): Promise<number> {
   try {
-    // A global flag: accepted before or after the command name, and taken out before either parses.
-    const { envFile, rest: args } = takeEnvFileFlag(argv);
-    useSettingsInvocation({ envFile, notice: (line) => out.stderr(line) });
+    // Global flags: accepted before or after the command name, and taken out before either parses.
+    const { envFile, allowRootWorkdir, rest: args } = takeGlobalFlags(argv);
+    useSettingsInvocation({ envFile, allowRootWorkdir, notice: (line) => out.stderr(line) });
     const [command, ...rest] = args;
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       out.stdout(mainHelp);

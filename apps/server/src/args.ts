@@ -21,6 +21,8 @@ export type ServerArgs =
       mode?: RunMode;
       maxSteps?: number;
       envFile?: string;
+      /** Consent to a workdir of `/` or the home directory with tools that change files. */
+      allowRootWorkdir?: boolean;
     };
 
 /**
@@ -55,6 +57,7 @@ export function parseServerArgs(argv: readonly string[]): ServerArgs {
         mode: { type: 'string' },
         'max-steps': { type: 'string' },
         'env-file': { type: 'string' },
+        'allow-root-workdir': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
       },
@@ -99,6 +102,7 @@ export function parseServerArgs(argv: readonly string[]): ServerArgs {
   if (steps !== undefined) args.maxSteps = integer('max-steps', steps, 1, MAX_STEPS_LIMIT);
   const envFile = text('env-file');
   if (envFile !== undefined) args.envFile = envFile;
+  if (values['allow-root-workdir'] === true) args.allowRootWorkdir = true;
   return args;
 }
 

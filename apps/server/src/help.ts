@@ -3,6 +3,7 @@ export const serverHelp = `tiny-claw-server — drive the tiny-claw agent from F
 
 Usage:
   tiny-claw-server [--host H] [--port P] [--feishu-path PATH] [--mode M] [--max-steps N] [--env-file PATH]
+                   [--allow-root-workdir]
 
 Options:
   --host H            address to listen on (default TINY_CLAW_SERVER_HOST, else 0.0.0.0)
@@ -11,6 +12,9 @@ Options:
   --mode M            run mode for chat messages: act, think, plan or plan-act (default act)
   --max-steps N       step limit of each run (default 20)
   --env-file PATH     read settings from this file instead of ./.env (a regular file of at most 1 MiB)
+  --allow-root-workdir
+                      let write, edit and bash work with / or the home directory as the workdir
+                      (TINY_CLAW_WORKDIR); refused otherwise. Also TINY_CLAW_ALLOW_ROOT_WORKDIR=1
   -h, --help          show this help
   -V, --version       show the version
 
@@ -29,5 +33,6 @@ Feishu settings (environment or the env file):
 The settings file (--env-file or ./.env) and tiny-claw's other settings files are out of every
 tool's reach: no tool reads or writes them, sandboxed commands do not see them.
 
-Exit codes: 0 after a clean shutdown (SIGINT or SIGTERM), 2 bad arguments, 78 bad configuration, 1 other errors.
+Exit codes: 0 after a clean shutdown (SIGINT or SIGTERM), 2 bad arguments or a refused workdir,
+78 bad configuration, 1 other errors.
 `;

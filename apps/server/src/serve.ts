@@ -1,5 +1,5 @@
-import type { SettingWarning } from '@tiny-claw/runtime';
-import type { ServerArgs } from './args.js';
+import { rootWorkdirRefusal, type SettingWarning } from '@tiny-claw/runtime';
+import { type ServerArgs, UsageError } from './args.js';
 import { ServerExit, type ServerProcess } from './main.js';
 import { loadServerSettings } from './server/load-server-settings.js';
 import { startServer } from './server/start-server.js';
@@ -8,7 +8,9 @@ import { startServer } from './server/start-server.js';
  * Run the server until SIGINT or SIGTERM, then shut down gracefully and resolve to 0. A second
  * signal during the shutdown quits at once (130 / 143).
  *
- * @throws ConfigurationError for bad settings or a port in use (the caller prints it, exit 78).
+ * @throws ConfigurationError for bad settings or a port in use (the caller prints it, exit 78);
+ * UsageError (exit 2) for a workdir of `/` or the home directory while write, edit or bash is
+ * enabled, without `--allow-root-workdir` or `TINY_CLAW_ALLOW_ROOT_WORKDIR=1`.
  * @example
  * return await serve({ action: 'serve', port: 8000 }, proc);
  */
@@ -24,6 +26,12 @@ export async function serve(
   });
   for (const warning of warnings)
     proc.stderr(`tiny-claw-server: warning: ${describeWarning(warning)}\n`);
+  const refusal = await rootWorkdirRefusal(settings, {
+    homeDirs: [proc.env.HOME, proc.homeDir],
+    consent: args.allowRootWorkdir === true,
+    chooseWith: 'TINY_CLAW_WORKDIR',
+  });
+  if (refusal !== undefined) throw new UsageError(refusal);
   const server = await startServer({
     settings,
     options: {

@@ -1,21 +1,24 @@
 import type { HealthArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { healthHelp } from '../help.js';
-import { loadApplication } from '../load-app.js';
+import { loadApplication, workdirRefusal } from '../load-app.js';
 import { describeWarning } from '../load-settings.js';
 import type { Output } from '../output.js';
 
 /**
  * `tiny-claw health`: the provider picked and why, tools, the bash sandbox in force and why,
- * directories, effective settings.
+ * directories, whether `run` would refuse the workdir (`/` or home with tools that change files),
+ * effective settings.
  */
 export async function healthCommand(args: HealthArgs, out: Output): Promise<number> {
   if (args.help) {
     out.stdout(healthHelp);
     return ExitCode.ok;
   }
-  const app = await loadApplication();
-  const report = { ...app.health(), warnings: app.settings.warnings };
+  const app = await loadApplication({ refuseRootWorkdir: false });
+  const refusal = await workdirRefusal(app.settings);
+  const workdirCheck = refusal === undefined ? { refused: false } : { refused: true, refusal };
+  const report = { ...app.health(), workdirCheck, warnings: app.settings.warnings };
   if (args.json) {
     out.stdout(`${JSON.stringify(report, null, 2)}\n`);
     return ExitCode.ok;
@@ -33,6 +36,7 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     `sandbox_reason=${report.sandbox.reason}`,
     `state_dir=${report.stateDir}`,
     `workdir=${report.workdir}`,
+    `workdir_check=${refusal === undefined ? 'ok' : `refused: ${refusal}`}`,
     '',
     'settings (effective value, source):',
     ...report.settings.map((row) => `  ${row.name}=${row.value} (${row.source})`),

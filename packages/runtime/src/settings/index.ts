@@ -10,6 +10,7 @@ export {
   type ProviderSettings,
   requireProviderKey,
 } from './provider-choice.js';
+export { rootWorkdirRefusal } from './root-workdir.js';
 export type { SettingsFile } from './setting-lookup.js';
 export {
   SETTING_VARIABLE_NAMES,

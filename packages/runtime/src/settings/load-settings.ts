@@ -83,6 +83,7 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     maxTokens: read(v.maxTokens),
     stateDir: read(v.stateDir),
     workdir: read(v.workdir),
+    allowRootWorkdir: read(v.allowRootWorkdir),
     enabledTools: read(v.enabledTools),
     toolAllowlist: read(v.toolAllowlist),
     toolDenylist: read(v.toolDenylist),

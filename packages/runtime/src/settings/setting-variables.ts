@@ -113,6 +113,21 @@ export const SETTING_VARIABLES = {
     fallback: (context) => resolveUserPath(context.cwd, context),
     show: (s) => s.workdir,
   }),
+  allowRootWorkdir: variable('TINY_CLAW_ALLOW_ROOT_WORKDIR', {
+    description:
+      'Let write, edit and bash work with / or the home directory as the workdir (on); refused otherwise.',
+    schema: () =>
+      choiceSchema(['on', 'off'], {
+        true: 'on',
+        false: 'off',
+        '1': 'on',
+        '0': 'off',
+        yes: 'on',
+        no: 'off',
+      }),
+    fallback: () => 'off' as const,
+    show: (s) => s.allowRootWorkdir,
+  }),
   enabledTools: variable('TINY_CLAW_ENABLED_TOOLS', {
     description: 'Tools the model may call; an empty value enables none.',
     emptyIsValue: true,

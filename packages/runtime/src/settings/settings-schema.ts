@@ -146,6 +146,11 @@ export interface Settings {
   readonly stateDir: string;
   /** Absolute directory the tools may touch. Whether it exists is checked by callers. */
   readonly workdir: string;
+  /**
+   * Whether the workdir may be the filesystem root or the home directory while write, edit or
+   * bash is enabled (`TINY_CLAW_ALLOW_ROOT_WORKDIR`); front ends refuse such a workdir otherwise.
+   */
+  readonly allowRootWorkdir: 'on' | 'off';
   readonly enabledTools: readonly ToolName[];
   /** Empty means every enabled tool is allowed. */
   readonly toolAllowlist: readonly ToolName[];
