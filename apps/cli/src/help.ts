@@ -32,7 +32,8 @@ Run 'tiny-claw <command> --help' for the options of a command.
 Settings come from, strongest first: environment variables, --env-file PATH,
 ~/.config/tiny-claw/.env (or $XDG_CONFIG_HOME/tiny-claw/.env), and ./.env only in a folder you
 trusted with 'tiny-claw trust' (a project's .env is its own, not tiny-claw's; you are told when it
-changed since you trusted it). No tool can read or change these files. For example:
+changed since you trusted it). No tool can read or change the --env-file, ~/.config/tiny-claw/
+or the trust list. For example:
   TINY_CLAW_PROVIDER=auto|openai|claude|anthropic|echo|scripted   TINY_CLAW_SCRIPT=<script.json>
   TINY_CLAW_STATE_DIR (default ~/.tiny-claw)   TINY_CLAW_WORKDIR (default: current directory)
   TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS   TINY_CLAW_LOG_LEVEL
