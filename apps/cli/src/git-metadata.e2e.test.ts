@@ -69,16 +69,16 @@ beforeAll(async () => {
 beforeEach(async () => {
   world = await createApprovalWorld({ 'README.md': 'hello\n' });
   await mkdir(world.outside.path('home'), { recursive: true });
-  // Commands get a scrubbed environment (no GIT_AUTHOR_*): their identity comes from the global
-  // configuration, as a user's would.
-  await writeFile(
-    world.outside.path('home/.gitconfig'),
-    '[user]\n\tname = Agent\n\temail = agent@example.com\n',
-  );
   marker = world.outside.path('PLANTED-CODE-RAN');
   Object.assign(world.env, {
     HOME: world.outside.path('home'),
     GIT_CONFIG_NOSYSTEM: '1',
+    // The home directory lies under /tmp, which the sandbox replaces: the identity travels in the
+    // environment instead of ~/.gitconfig.
+    GIT_AUTHOR_NAME: 'Agent',
+    GIT_AUTHOR_EMAIL: 'agent@example.com',
+    GIT_COMMITTER_NAME: 'Agent',
+    GIT_COMMITTER_EMAIL: 'agent@example.com',
   });
 });
 afterEach(() => world.cleanup());
