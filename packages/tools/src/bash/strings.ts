@@ -54,6 +54,7 @@ export const bashText = {
       included_config: 'a configuration file git includes',
       bare_repository: 'the workdir turned into a bare git repository',
       rebase_exec: 'commands added to a paused rebase, run by git rebase --continue',
+      hidden_created: "one of tiny-claw's own settings files, which commands may not write",
     },
     gitGuard: (lines: readonly string[]): string =>
       [

@@ -74,13 +74,15 @@ export async function planMounts(input: MountPlanInput): Promise<PlannedSandbox>
     ...input.hide,
     ...input.protectedPaths.map((entry) => path.resolve(workdir, entry)),
   ];
+  const absentHidden: string[] = [];
   for (const candidate of candidates) {
     const mount = await hiddenMount(candidate);
     if (mount && !hidden.has(mount.path)) hidden.set(mount.path, mount);
+    else if (mount === undefined && path.isAbsolute(candidate)) absentHidden.push(candidate);
   }
   // Hidden places inside the workdir: binding anything inside them back would reveal it.
   const hiddenInside = [...hidden.keys()].filter((hiddenPath) => isInside(workdir, hiddenPath));
-  const gitGuard = await prepareGitGuard(workdir, hiddenInside, input.env);
+  const gitGuard = await prepareGitGuard(workdir, hiddenInside, input.env, absentHidden);
   return {
     mounts: [{ kind: 'writable', path: workdir }, ...hidden.values(), ...gitGuard.mounts],
     cwd: input.cwd,

@@ -349,3 +349,25 @@ describe.skipIf(!usable || !hasGit)('git metadata in the bubblewrap sandbox', ()
     expect(result.metadata?.sandbox_block).toBe('git_metadata');
   });
 });
+
+describe.skipIf(!usable)('a settings file the sandbox hides but that does not exist yet', () => {
+  it('is moved aside when a command creates it in the workdir, so tiny-claw never reads planted settings', async () => {
+    const settings = path.join(workdir, 'server.env');
+    const bash = createBashTool({ sandbox: { mode: 'bwrap', hide: [settings] }, env }) as Tool;
+    const result = await bash.run(
+      bash.parse({ command: 'echo TINY_CLAW_SANDBOX=off > server.env' }),
+      {
+        workdir,
+        signal: new AbortController().signal,
+        toolCallId: 'call-1',
+        visibleTools: ['bash'],
+      },
+    );
+    const undone = (result.metadata?.git_guard ?? []) as { reason: string; path: string }[];
+    expect(undone.map((action) => [action.reason, action.path])).toEqual([
+      ['hidden_created', settings],
+    ]);
+    await expect(access(settings)).rejects.toThrow(/ENOENT/);
+    expect(result.content).toContain("tiny-claw's own settings files");
+  });
+});

@@ -10,6 +10,7 @@ import {
   dotGitOf,
   GIT_CONTROL_ENTRIES,
   isGitDirectory,
+  realLocation,
   realOrUndefined,
 } from './git-layout.js';
 import { type GitGuardAction, type GitGuardReason, quarantine } from './quarantine.js';
@@ -148,7 +149,9 @@ async function protectGitDirectory(planner: Planner, gitDir: string): Promise<vo
 
 /**
  * Look at the workdir's git metadata before a sandboxed command and plan its protection.
- * `workdir` is real (symlink-free); `hidden` are the paths the sandbox hides.
+ * `workdir` is real (symlink-free); `hidden` are the paths the sandbox hides, and `absentHidden`
+ * those it should hide but cannot yet, since they do not exist (tiny-claw's own settings file in
+ * the workdir): one the command creates is moved aside afterwards too.
  *
  * @example
  * const guard = await prepareGitGuard('/repo', [], process.env);
@@ -158,8 +161,13 @@ export async function prepareGitGuard(
   workdir: string,
   hidden: readonly string[],
   env: NodeJS.ProcessEnv,
+  absentHidden: readonly string[] = [],
 ): Promise<GitGuard> {
-  const planner: Planner = { workdir, hidden, mounts: [], readOnly: [], watched: [] };
+  // A hidden path that does not exist cannot be covered; one that appears is moved aside after.
+  const watched: Watched[] = (await Promise.all(absentHidden.map(realLocation)))
+    .filter((target) => isInside(workdir, target) && target !== workdir)
+    .map((target) => ({ path: target, reason: 'hidden_created' }));
+  const planner: Planner = { workdir, hidden, mounts: [], readOnly: [], watched };
   const dotGitPath = path.join(workdir, '.git');
   const dotGit = await dotGitOf(workdir);
   let standIn: string | undefined;

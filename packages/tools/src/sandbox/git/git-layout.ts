@@ -41,6 +41,26 @@ export async function realOrUndefined(target: string): Promise<string | undefine
 }
 
 /**
+ * Where `target` really is, even when it does not exist: the real path of its deepest existing
+ * ancestor, with the rest appended.
+ *
+ * @example
+ * await realLocation('/link-to-repo/missing/file'); // '/repo/missing/file'
+ */
+export async function realLocation(target: string): Promise<string> {
+  const rest: string[] = [];
+  let current = path.resolve(target);
+  for (;;) {
+    const real = await realOrUndefined(current);
+    if (real !== undefined) return path.join(real, ...rest.reverse());
+    const parent = path.dirname(current);
+    if (parent === current) return path.resolve(target);
+    rest.push(path.basename(current));
+    current = parent;
+  }
+}
+
+/**
  * The first `limit` bytes of `file` as UTF-8, or undefined when it cannot be read.
  *
  * @example

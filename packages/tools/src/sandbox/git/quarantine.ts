@@ -10,7 +10,9 @@ import { rename } from 'node:fs/promises';
  * - `hooks_path`: the hooks directory git's configuration names was created;
  * - `included_config`: a configuration file git's configuration includes was created;
  * - `bare_repository`: the workdir itself became a git directory;
- * - `rebase_exec`: a paused rebase or cherry-pick gained commands to run.
+ * - `rebase_exec`: a paused rebase or cherry-pick gained commands to run;
+ * - `hidden_created`: a path the sandbox hides (tiny-claw's own settings file) was created in the
+ *   workdir, where tiny-claw would read it next time.
  *
  * @example
  * const reason: GitGuardReason = 'control_file';
@@ -23,7 +25,8 @@ export type GitGuardReason =
   | 'hooks_path'
   | 'included_config'
   | 'bare_repository'
-  | 'rebase_exec';
+  | 'rebase_exec'
+  | 'hidden_created';
 
 /**
  * One thing the git guard undid: `path` was moved to `movedTo` (kept, never deleted), or, for
