@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInProcessGroup } from '../bash/process-group.js';
 import { bwrapProbeArguments } from './bwrap-args.js';

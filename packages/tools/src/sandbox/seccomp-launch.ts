@@ -26,8 +26,9 @@ export function spawnWithFilterSync(
   args: readonly string[],
   program: Uint8Array,
   options: Omit<SpawnSyncOptions, 'stdio'> = {},
+  tempParent: string = tmpdir(),
 ): SpawnSyncReturns<string> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tiny-claw-seccomp-'));
+  const dir = mkdtempSync(path.join(tempParent, 'tiny-claw-seccomp-'));
   try {
     const filter = path.join(dir, 'filter.bpf');
     writeFileSync(filter, program, { mode: 0o600 });
