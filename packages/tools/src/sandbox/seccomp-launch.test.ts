@@ -21,9 +21,6 @@ const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, index) => index);
 
 const hasPython = spawnSync('sh', ['-c', 'command -v python3']).status === 0;
 
-const leftovers = () =>
-  readdirSync(tmpdir()).filter((name) => name.startsWith('tiny-claw-seccomp-'));
-
 describe('handing the filter over on its descriptor', () => {
   it('a command runner gives the launcher the bytes, byte for byte, on a pipe', async () => {
     // `sh -c 'cat <&5'` stands in for bubblewrap reading its --seccomp descriptor.
@@ -40,15 +37,21 @@ describe('handing the filter over on its descriptor', () => {
   });
 
   it('the synchronous trial gives them on the same descriptor and leaves no file behind', () => {
-    const before = leftovers();
-    const result = spawnWithFilterSync(
-      'sh',
-      ['-c', `od -An -tx1 <&${SECCOMP_FD} | wc -w`],
-      ALL_BYTES,
-    );
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout.trim()).toBe('256');
-    expect(leftovers()).toEqual(before);
+    const parent = mkdtempSync(path.join(tmpdir(), 'tc-seccomp-launch-'));
+    try {
+      const result = spawnWithFilterSync(
+        'sh',
+        ['-c', `od -An -tx1 <&${SECCOMP_FD} | wc -w`],
+        ALL_BYTES,
+        {},
+        parent,
+      );
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout.trim()).toBe('256');
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
 
