@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { isInside, resolveInWorkdir } from '../path-guard.js';
 import { type CommandLaunch, prepareCommandLaunch } from '../sandbox/command-launch.js';
-import { auditGitGuard, gitProtectedSpellings } from '../sandbox/git/git-guard.js';
+import { auditGitGuard, gitProtectedSpellings } from '../sandbox/git/git-guard-audit.js';
 import type { GitGuardAction } from '../sandbox/git/quarantine.js';
 import { sandboxBlockOf } from '../sandbox/sandbox-block.js';
 import {

@@ -334,6 +334,12 @@ describe.skipIf(!usable || !hasGit)('git metadata in the bubblewrap sandbox', ()
     expect(await readdir(workdir)).toEqual([]);
   });
 
+  it('an empty .git left by a process killed mid-command is removed by the next command', async () => {
+    await mkdir(path.join(workdir, '.git'));
+    expect((await sandboxed('true')).isError).toBe(false);
+    expect(await readdir(workdir)).toEqual([]);
+  });
+
   it('a failed write to git configuration gets advice that says why', async () => {
     await makeRepository();
     const result = await sandboxed('git config core.editor vim');

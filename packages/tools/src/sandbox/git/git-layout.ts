@@ -158,3 +158,43 @@ export async function commonDirOf(gitDir: string): Promise<string | undefined> {
   const pointer = (await readHead(path.join(gitDir, 'commondir'), 4096))?.trim();
   return pointer ? realOrUndefined(path.resolve(gitDir, pointer)) : undefined;
 }
+
+/**
+ * A path's identity (device and inode, without following a final symlink), or undefined when
+ * nothing is there.
+ *
+ * @example
+ * await identityOf('/repo/.git'); // '2049:131'
+ */
+export async function identityOf(target: string): Promise<string | undefined> {
+  const info = await lstat(target).catch(() => undefined);
+  return info === undefined ? undefined : `${info.dev}:${info.ino}`;
+}
+
+/**
+ * Whether anything (even a dangling symlink) is at `target`.
+ *
+ * @example
+ * await exists('/repo/.git'); // true
+ */
+export async function exists(target: string): Promise<boolean> {
+  return (await lstat(target).catch(() => undefined)) !== undefined;
+}
+
+/**
+ * The git directory `<dir>/.git` leads to, when it leads to a repository.
+ *
+ * @example
+ * repositoryOf(await dotGitOf('/repo')); // '/repo/.git'
+ */
+export function repositoryOf(dotGit: DotGit): string | undefined {
+  switch (dotGit.kind) {
+    case 'directory':
+    case 'symlink':
+      return dotGit.gitDir;
+    case 'gitfile':
+      return dotGit.gitDir;
+    default:
+      return undefined;
+  }
+}
