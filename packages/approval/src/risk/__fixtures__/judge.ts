@@ -2,7 +2,10 @@ import { assessCall } from '../assess-call.js';
 import type { RiskPolicyOptions } from '../risk-policy-options.js';
 import type { RiskVerdict } from '../risk-verdict.js';
 
-/** A workdir that need not exist: the policy never touches the file system. */
+/**
+ * A workdir that need not exist: the policy reads the file system only to list the directory a
+ * leading glob expands in (see the glob-option rule), and a missing one lists nothing.
+ */
 export const WORKDIR = '/srv/tiny-claw-work';
 /** The state dir the tests protect. */
 export const STATE_DIR = `${WORKDIR}/.tiny-claw`;
