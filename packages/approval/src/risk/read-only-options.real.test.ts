@@ -194,8 +194,16 @@ describe('abbreviations, resolved as the installed programs resolve them', SLOW,
               }
             }
           }
+          // Every prefix of an option that matters (one with a rule) and every ambiguous one are
+          // asked of the program; of the harmless rest, one in five, so the suite stays quick on
+          // a busy machine (a full pass over all of them agreed when the tables were written).
+          const sample = [...prefixes].filter((prefix, index) => {
+            const ours = resolveLong(table, prefix, true);
+            if (ours.kind !== 'match') return true;
+            return Object.keys(ours.match.def.rule).length > 0 || index % 5 === 0;
+          });
           const mismatches: string[] = [];
-          await inBatches([...prefixes], 8, async (prefix) => {
+          await inBatches(sample, 8, async (prefix) => {
             const ours = resolveLong(table, prefix, true);
             if (ours.kind === 'match' && ours.match.argument === 'optional') return;
             const spelled =
