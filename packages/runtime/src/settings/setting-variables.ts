@@ -74,6 +74,16 @@ function variable<T>(name: string, spec: VariableSpec<T>): SettingVariable<T> {
 }
 
 const unset = (): undefined => undefined;
+/** `on` or `off`, also spelled true/false, 1/0 or yes/no. */
+const onOff = () =>
+  choiceSchema(['on', 'off'], {
+    true: 'on',
+    false: 'off',
+    '1': 'on',
+    '0': 'off',
+    yes: 'on',
+    no: 'off',
+  });
 const showList = (list: readonly string[]): string => (list.length > 0 ? list.join(',') : '(none)');
 
 /**
@@ -116,15 +126,7 @@ export const SETTING_VARIABLES = {
   allowRootWorkdir: variable('TINY_CLAW_ALLOW_ROOT_WORKDIR', {
     description:
       'Let write, edit and bash work with / or the home directory as the workdir (on); refused otherwise.',
-    schema: () =>
-      choiceSchema(['on', 'off'], {
-        true: 'on',
-        false: 'off',
-        '1': 'on',
-        '0': 'off',
-        yes: 'on',
-        no: 'off',
-      }),
+    schema: onOff,
     fallback: () => 'off' as const,
     show: (s) => s.allowRootWorkdir,
   }),
@@ -261,15 +263,7 @@ export const SETTING_VARIABLES = {
   }),
   stream: variable('TINY_CLAW_STREAM', {
     description: 'Stream model output as it is generated (on) or wait for whole answers (off).',
-    schema: () =>
-      choiceSchema(['on', 'off'], {
-        true: 'on',
-        false: 'off',
-        '1': 'on',
-        '0': 'off',
-        yes: 'on',
-        no: 'off',
-      }),
+    schema: onOff,
     fallback: () => 'on' as const,
     show: (s) => s.stream,
   }),
