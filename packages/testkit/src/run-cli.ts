@@ -44,7 +44,8 @@ export function runCli(options: RunCliOptions): Promise<CliResult> {
     ...options.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin, ...options.args], {
+    // `--` as the bin's shebang has it: Node 20 would otherwise take a later --env-file for itself.
+    const child = spawn(process.execPath, ['--', options.bin, ...options.args], {
       cwd: options.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
