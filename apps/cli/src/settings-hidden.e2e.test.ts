@@ -68,12 +68,14 @@ interface ToolMessage {
 }
 
 describe("tiny-claw's own settings in the workdir are out of every tool's reach", () => {
-  it('read, write, a symlink, .. and a sandboxed cat all fail, and neither secret reaches the model', async (context) => {
+  it('read, write, a symlink, .. and a sandboxed cat all fail, also on the state dir, and neither secret reaches the model', async (context) => {
     const sandbox = await bwrapUsable();
     if (!sandbox.usable) context.skip(`bubblewrap is not usable here: ${sandbox.reason}`);
     await cli(['trust', home.dir]);
     const listPath = 'state/trusted-folders.json';
     expect(existsSync(ws.path(listPath))).toBe(true);
+    // Any other file of the state dir (approvals, checkpoints, traces) is just as out of reach.
+    await ws.write('state/sessions/other/meta.json', '{"note":"tiny-claw state"}\n');
 
     llm.enqueue({
       kind: 'turn',
@@ -84,6 +86,7 @@ describe("tiny-claw's own settings in the workdir are out of every tool's reach"
         { name: 'read', arguments: { path: 'notes/../team.env' } },
         { name: 'read', arguments: { path: 'notes/team.txt' } },
         { name: 'read', arguments: { path: listPath } },
+        { name: 'read', arguments: { path: 'state/sessions/other/meta.json' } },
         { name: 'write', arguments: { path: 'xdg/tiny-claw/mcp.json', content: '{}' } },
         {
           name: 'bash',
@@ -104,12 +107,12 @@ describe("tiny-claw's own settings in the workdir are out of every tool's reach"
     const second = llm.requests[1]?.body as { messages: ToolMessage[] } | undefined;
     const messages = second?.messages ?? [];
     const results = messages.filter((message) => message.role === 'tool');
-    expect(results).toHaveLength(8);
-    for (const refused of results.slice(0, 7)) {
+    expect(results).toHaveLength(9);
+    for (const refused of results.slice(0, 8)) {
       expect(refused.content).toContain('tiny-claw keeps its own settings');
       expect(refused.content).toContain('can neither read nor write');
     }
-    const commandOutput = results[7]?.content ?? '';
+    const commandOutput = results[8]?.content ?? '';
     expect(commandOutput).toContain('config entries: 0');
     expect(commandOutput).not.toContain('OPENAI_API_KEY');
     expect(commandOutput).not.toContain(home.dir);

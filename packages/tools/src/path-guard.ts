@@ -278,8 +278,8 @@ function settingsError(input: string, place: string): PathGuardResult {
     ok: false,
     errorType: 'protected_path',
     error:
-      `settings path: "${input}" is ${place}, where tiny-claw keeps its own settings ` +
-      '(API keys, trusted folders); tools can neither read nor write it, by any path.',
+      `settings path: "${input}" is ${place}, where tiny-claw keeps its own settings and state ` +
+      '(API keys, trusted folders, approvals, traces); tools can neither read nor write it, by any path.',
   };
 }
 

@@ -159,7 +159,7 @@ function resolveWorkdir(workdir: string): string {
 
 /** What the model is told when a path is one of the agent's own settings. */
 const SETTINGS_ADVICE =
-  'This is the agent’s own configuration (API keys, trusted folders): no tool may read or change it, by any path. ' +
+  'This is the agent’s own configuration or state (API keys, trusted folders, approvals, traces): no tool may read or change it, by any path. ' +
   'Do not look for another way to it; if the task needs a setting, ask the user.';
 
 /**

@@ -3,7 +3,6 @@ import { type FoundSetting, SettingLookup, type SettingsFile } from './setting-l
 import { SETTING_VARIABLES, type SettingVariable } from './setting-variables.js';
 import { InvalidSettingsError, invalidValueLine } from './settings-error.js';
 import type { SettingSource, Settings, SettingWarning } from './settings-schema.js';
-import { trustedFoldersPath } from './trusted-folders.js';
 import { findUnknownVariables } from './unknown-variables.js';
 import { userConfigDir } from './user-config.js';
 import type { PathContext } from './value-schemas.js';
@@ -136,8 +135,9 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
 }
 
 /**
- * Where these settings and the trust behind them come from: the user's config folder, the trust
- * list, every `--env-file`, and the front end's own files. Each path once, in that order.
+ * Where these settings, the trust behind them and tiny-claw's own state live: the user's config
+ * folder, the state dir (the trust list, approvals, checkpoints and traces are there), every
+ * `--env-file`, and the front end's own files. Each path once, in that order.
  */
 function settingsPathsOf(
   settings: Settings,
@@ -146,7 +146,7 @@ function settingsPathsOf(
 ): readonly string[] {
   const paths = [
     settings.configDir,
-    trustedFoldersPath(settings.stateDir),
+    settings.stateDir,
     ...files.filter((file) => file.source === 'env-file').map((file) => file.path),
     ...(options.settingsPaths ?? []).map((path) => resolve(options.cwd, path)),
   ];

@@ -238,7 +238,7 @@ describe('loadSettingsFromFiles: a trusted .env that changed since it was truste
 });
 
 describe('loadSettingsFromFiles: where tiny-claw keeps its own settings', () => {
-  it('lists the user config folder, the trust list and the --env-file', async () => {
+  it('lists the user config folder, the state dir (with the trust list) and the --env-file', async () => {
     await ws.write('explicit.env', 'TINY_CLAW_MODEL=explicit\n');
     const settings = await load({
       env: { ...env, XDG_CONFIG_HOME: ws.path('xdg') },
@@ -247,7 +247,7 @@ describe('loadSettingsFromFiles: where tiny-claw keeps its own settings', () => 
     expect(settings.configDir).toBe(ws.path('xdg/tiny-claw'));
     expect(settings.settingsPaths).toEqual([
       ws.path('xdg/tiny-claw'),
-      ws.path('state/trusted-folders.json'),
+      ws.path('state'),
       ws.path('explicit.env'),
     ]);
   });
