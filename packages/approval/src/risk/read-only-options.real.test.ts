@@ -106,13 +106,25 @@ describe('the option tables against the installed programs', SLOW, () => {
   it.skipIf(!gitReady)(
     'cover every option the manual of each read-only git subcommand lists',
     async () => {
-      for (const [name, spec] of Object.entries(READ_ONLY_GIT_SUBCOMMANDS)) {
-        if (spec.syntax.kind !== 'git') continue;
-        const layers = spec.syntax.layers;
-        const man = spawnSync('man', ['-P', 'cat', `git-${name}`], {
-          encoding: 'utf8',
-          env: { ...ENV, MANWIDTH: '200' },
-        }).stdout;
+      const subcommands = Object.entries(READ_ONLY_GIT_SUBCOMMANDS).flatMap(([name, spec]) =>
+        spec.syntax.kind === 'git' ? [{ name, layers: spec.syntax.layers }] : [],
+      );
+      // The manuals are rendered at once: man is slow, and one at a time makes this test long.
+      const manuals = await Promise.all(
+        subcommands.map(
+          ({ name }) =>
+            new Promise<string>((done) =>
+              execFile(
+                'man',
+                ['-P', 'cat', `git-${name}`],
+                { env: { ...ENV, MANWIDTH: '200' }, encoding: 'utf8', timeout: 60_000 },
+                (_error, stdout) => done(stdout),
+              ),
+            ),
+        ),
+      );
+      for (const [index, { name, layers }] of subcommands.entries()) {
+        const man = manuals[index] ?? '';
         const lines = man.split('\n').filter((text) => /^\s{7}-/.test(text));
         const long = lines.flatMap((text) =>
           [...text.matchAll(/(?<![\w-])--(\[no-\])?([a-z0-9][a-z0-9-]*)/g)].flatMap((m) =>
@@ -195,12 +207,12 @@ describe('abbreviations, resolved as the installed programs resolve them', SLOW,
             }
           }
           // Every prefix of an option that matters (one with a rule) and every ambiguous one are
-          // asked of the program; of the harmless rest, one in five, so the suite stays quick on
+          // asked of the program; of the harmless rest, one in ten, so the suite stays quick on
           // a busy machine (a full pass over all of them agreed when the tables were written).
           const sample = [...prefixes].filter((prefix, index) => {
             const ours = resolveLong(table, prefix, true);
             if (ours.kind !== 'match') return true;
-            return Object.keys(ours.match.def.rule).length > 0 || index % 5 === 0;
+            return Object.keys(ours.match.def.rule).length > 0 || index % 10 === 0;
           });
           const mismatches: string[] = [];
           await inBatches(sample, 8, async (prefix) => {
