@@ -17,7 +17,7 @@ import {
   repositoryOf,
 } from './git-layout.js';
 import type { GitGuardReason } from './quarantine.js';
-import { execLines, TODO_FILES } from './rebase-todo.js';
+import { execLines, SEQUENCER_LISTS } from './rebase-todo.js';
 import { holdStandIn } from './stand-in.js';
 
 /**
@@ -228,7 +228,7 @@ export async function prepareGitGuard(
 
   const todos: GitGuardSnapshot['todos'][number][] = [];
   for (const gitDir of gitDirs.filter((dir) => mountable(planner, dir))) {
-    for (const file of TODO_FILES)
+    for (const file of SEQUENCER_LISTS)
       todos.push({ gitDir, file, exec: await execLines(path.join(gitDir, file)) });
   }
 

@@ -7,9 +7,9 @@ import { readHead } from './git-layout.js';
  * The to-do lists of a paused rebase or cherry-pick, relative to the git directory. Their `exec`
  * lines run when someone continues (`git rebase --continue`), outside any sandbox.
  */
-export const TODO_FILES: readonly string[] = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
+export const SEQUENCER_LISTS: readonly string[] = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
 
-const MAX_TODO_BYTES = 8 * 1024 * 1024;
+const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
 /** `exec <command>` or its short form `x <command>`, as git's sequencer reads a to-do line. */
 const EXEC_LINE = /^\s*(?:x|exec)(?:\s|$)/;
@@ -21,7 +21,7 @@ const EXEC_LINE = /^\s*(?:x|exec)(?:\s|$)/;
  * await execLines('/repo/.git/rebase-merge/git-rebase-todo'); // ['exec make test']
  */
 export async function execLines(file: string): Promise<string[]> {
-  const text = await readHead(file, MAX_TODO_BYTES);
+  const text = await readHead(file, MAX_LIST_BYTES);
   return text === undefined ? [] : text.split('\n').filter((line) => EXEC_LINE.test(line));
 }
 
@@ -38,7 +38,7 @@ export async function removeNewExecLines(
   before: readonly string[],
 ): Promise<string[]> {
   const file = path.join(gitDir, relative);
-  const text = await readHead(file, MAX_TODO_BYTES);
+  const text = await readHead(file, MAX_LIST_BYTES);
   if (text === undefined) return [];
   const allowed = new Map<string, number>();
   for (const line of before) allowed.set(line, (allowed.get(line) ?? 0) + 1);
