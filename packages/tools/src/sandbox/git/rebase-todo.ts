@@ -7,7 +7,10 @@ import { readHead } from './git-layout.js';
  * The to-do lists of a paused rebase or cherry-pick, relative to the git directory. Their `exec`
  * lines run when someone continues (`git rebase --continue`), outside any sandbox.
  */
-export const SEQUENCER_LISTS: readonly string[] = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
+export const SEQUENCER_LISTS: readonly string[] = [
+  'rebase-merge/git-rebase-todo',
+  'sequencer/todo',
+];
 
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
