@@ -3,6 +3,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApprovalWorld, createApprovalWorld } from './__fixtures__/approval-cli.js';
+import { cliSandbox } from './__fixtures__/cli-sandbox.js';
 
 // Git metadata as a user meets it, with default settings: the model's bash call (a script the
 // policy cannot see into) pauses for approval, a person approves it from another process, it runs
@@ -59,11 +60,7 @@ async function approvedCommand(command: string) {
 }
 
 beforeAll(async () => {
-  world = await createApprovalWorld({});
-  const health = await world.cli(['health', '--json']);
-  sandboxed =
-    (JSON.parse(health.stdout) as { sandbox: { active: string } }).sandbox.active === 'bwrap';
-  await world.cleanup();
+  sandboxed = (await cliSandbox()).active === 'bwrap';
 });
 
 beforeEach(async () => {

@@ -1,8 +1,9 @@
 import { access, readFile } from 'node:fs/promises';
 import type { RunResult } from '@tiny-claw/core';
 import { createTempWorkspace, runCli, type TempWorkspace, writeScript } from '@tiny-claw/testkit';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bin } from './__fixtures__/approval-cli.js';
+import { cliSandbox } from './__fixtures__/cli-sandbox.js';
 
 // GNU programs accept any unambiguous prefix of a long option, so an abbreviated option is the
 // option it abbreviates. Through the built CLI, with approvals on and bash in the bubblewrap
@@ -12,8 +13,6 @@ import { bin } from './__fixtures__/approval-cli.js';
 
 let ws: TempWorkspace;
 let outside: TempWorkspace;
-let sandboxActive = 'off';
-let sandboxReason = '';
 
 const FILES: Record<string, string> = {
   'in.txt': 'b\na\n',
@@ -35,17 +34,6 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
     ...extra,
   };
 }
-
-beforeAll(async () => {
-  ws = await createTempWorkspace({});
-  outside = await createTempWorkspace({}, 'tiny-claw-prefixes-');
-  const health = await runCli({ bin, args: ['health', '--json'], env: env(), cwd: ws.dir });
-  const report = JSON.parse(health.stdout) as { sandbox: { active: string; reason: string } };
-  sandboxActive = report.sandbox.active;
-  sandboxReason = report.sandbox.reason;
-  await ws.cleanup();
-  await outside.cleanup();
-});
 
 beforeEach(async () => {
   ws = await createTempWorkspace(FILES);
@@ -93,8 +81,10 @@ async function expectPaused(command: string, reason: string): Promise<void> {
 }
 
 describe('abbreviated long options in a bash call, through the CLI', () => {
-  beforeEach((context) => {
-    if (sandboxActive !== 'bwrap') context.skip(`bubblewrap is not usable here: ${sandboxReason}`);
+  beforeEach(async (context) => {
+    const sandbox = await cliSandbox();
+    if (sandbox.active !== 'bwrap')
+      context.skip(`bubblewrap is not usable here: ${sandbox.reason}`);
   });
 
   it('pauses sort --outp=FILE, which writes FILE, and FILE is not written', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bin } from './__fixtures__/approval-cli.js';
+import { cliSandbox } from './__fixtures__/cli-sandbox.js';
 
 // tiny-claw's own settings inside the workdir, as a user can end up with them: XDG_CONFIG_HOME in
 // the project (so the user config with the API key is there) and an --env-file in the project.
@@ -51,17 +52,6 @@ afterEach(async () => {
 
 const cli = (args: string[]) => runCli({ bin, args, cwd: ws.dir, env, timeoutMs: 60_000 });
 
-async function bwrapUsable(): Promise<{ usable: boolean; reason: string }> {
-  const health = await runCli({
-    bin,
-    args: ['health', '--json'],
-    cwd: ws.dir,
-    env: { ...env, TINY_CLAW_SANDBOX: 'auto' },
-  });
-  const report = JSON.parse(health.stdout) as { sandbox: { active: string; reason: string } };
-  return { usable: report.sandbox.active === 'bwrap', reason: report.sandbox.reason };
-}
-
 interface ToolMessage {
   role: string;
   content?: string;
@@ -69,8 +59,9 @@ interface ToolMessage {
 
 describe("tiny-claw's own settings in the workdir are out of every tool's reach", () => {
   it('read, write, a symlink, .. and a sandboxed cat all fail, also on the state dir, and neither secret reaches the model', async (context) => {
-    const sandbox = await bwrapUsable();
-    if (!sandbox.usable) context.skip(`bubblewrap is not usable here: ${sandbox.reason}`);
+    const sandbox = await cliSandbox();
+    if (sandbox.active !== 'bwrap')
+      context.skip(`bubblewrap is not usable here: ${sandbox.reason}`);
     await cli(['trust', home.dir]);
     const listPath = 'state/trusted-folders.json';
     expect(existsSync(ws.path(listPath))).toBe(true);

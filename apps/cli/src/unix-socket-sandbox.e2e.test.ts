@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createTempWorkspace, runCli, type TempWorkspace, writeScript } from '@tiny-claw/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bin } from './__fixtures__/approval-cli.js';
+import { type CliSandbox, cliSandbox } from './__fixtures__/cli-sandbox.js';
 
 // A host process serving a unix socket, as a user's agent meets it: the built CLI with the
 // scripted provider runs one bash call that tries to send a marker to the socket. With the
@@ -21,7 +22,7 @@ let socketDir: string;
 let server: Server;
 let received: string;
 let connections: number;
-let sandbox = { active: 'off', reason: '' };
+let sandbox: CliSandbox;
 
 function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -35,12 +36,7 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 beforeAll(async () => {
-  ws = await createTempWorkspace({});
-  outside = await createTempWorkspace({}, 'tiny-claw-unix-');
-  const health = await runCli({ bin, args: ['health', '--json'], env: baseEnv(), cwd: ws.dir });
-  sandbox = (JSON.parse(health.stdout) as { sandbox: typeof sandbox }).sandbox;
-  await ws.cleanup();
-  await outside.cleanup();
+  sandbox = await cliSandbox();
 });
 
 beforeEach(async () => {
