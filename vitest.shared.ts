@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['{src,test}/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // Set-up hooks build fixtures, start servers and browsers; on a loaded CI runner that takes a while.
+    hookTimeout: 60_000,
   },
 });

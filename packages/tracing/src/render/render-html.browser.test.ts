@@ -80,12 +80,15 @@ describe('the trace page in headless Chromium', () => {
       if (message.type() === 'error') problems.push(message.text());
     });
     await page.goto(fileUrl);
-  });
+    // Starting Chromium takes well under a second on an idle machine and much longer on a loaded CI
+    // runner running every package's tests at once.
+  }, 120_000);
 
   afterAll(async () => {
     await context?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+    // Chromium's helper processes can still be writing into the profile for a moment after close.
+    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }, 60_000);
 
   const span = (kind: string, name: string) =>
     page.locator(`details.span[data-kind="${kind}"]`).filter({
