@@ -1,7 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTempWorkspace, runCli, type TempWorkspace, writeScript } from '@tiny-claw/testkit';
+import {
+  createTempWorkspace,
+  type RecordedRequest,
+  runCli,
+  startFakeLlmServer,
+  type TempWorkspace,
+  toolResults,
+  writeScript,
+} from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // The explorer as a user meets it: the real CLI, the scripted provider playing both the parent and
@@ -67,6 +75,67 @@ async function memoryLines(sessionKey: string): Promise<string> {
   return readFile(join(stateDir(), 'sessions', sessionKey, 'memory.jsonl'), 'utf8').catch(() => '');
 }
 
+/** Whether a request is the parent's (its first user message is the run's prompt). */
+function isParent(request: RecordedRequest): boolean {
+  const body = request.body as { messages?: Array<{ role: string; content: unknown }> };
+  return body.messages?.find((m) => m.role === 'user')?.content === 'where is the port set?';
+}
+
+describe('the explore tool with a loopback model behind the real OpenAI client', () => {
+  it('lets the child read a file the parent may not, and brings its fact to the parent only through the report', async () => {
+    const server = await startFakeLlmServer();
+    try {
+      server.enqueue(
+        {
+          kind: 'turn',
+          toolCalls: [{ id: 'p1', name: 'explore', arguments: { task: 'Find the port' } }],
+        },
+        { kind: 'turn', toolCalls: [{ name: 'read', arguments: { path: 'ports.ts' } }] },
+        // Neither answer names the sentinel: the child repeats what its read returned, the parent
+        // what the explorer reported. It reaches stdout only if the read worked.
+        { kind: 'reply', reply: (r) => ({ text: `child saw: ${toolResults(r).at(-1) ?? ''}` }) },
+        { kind: 'reply', reply: (r) => ({ text: `parent got: ${toolResults(r).at(-1) ?? ''}` }) },
+      );
+      const result = await runCli({
+        bin,
+        args: ['run', 'where is the port set?', '--json'],
+        cwd: ws.dir,
+        env: {
+          TINY_CLAW_STATE_DIR: stateDir(),
+          TINY_CLAW_WORKDIR: ws.dir,
+          TINY_CLAW_PROVIDER: 'openai',
+          OPENAI_API_KEY: 'sk-test-not-a-real-key-000',
+          OPENAI_BASE_URL: server.openaiBaseUrl,
+          TINY_CLAW_ENABLED_TOOLS: 'explore',
+        },
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/\[subagent_session=[^\]]+\] ← read ok/);
+      const json = JSON.parse(result.stdout) as { text: string };
+      expect(json.text).toMatch(/^parent got: \[Explorer Subagent Report\]/);
+      expect(json.text).toContain(`export const PORT = 8431; // ${SENTINEL}`);
+
+      const parent = server.requests.filter(isParent);
+      expect(parent).toHaveLength(2);
+      const offered = (r: RecordedRequest) =>
+        ((r.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map(
+          (t) => t.function.name,
+        );
+      expect(parent.map(offered)).toEqual([['explore'], ['explore']]);
+      // The parent's model sees the file's fact once, inside the explore call's answer.
+      const parentMessages = (parent[1]?.body as { messages: Array<Record<string, unknown>> })
+        .messages;
+      const carrying = parentMessages.filter((m) => JSON.stringify(m).includes(SENTINEL));
+      expect(carrying).toEqual([expect.objectContaining({ role: 'tool', tool_call_id: 'p1' })]);
+      const child = server.requests.filter((r) => !isParent(r));
+      expect(child.map(offered)).toEqual([['read'], ['read']]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the explore tool through the CLI', () => {
   it('answers with what only the child read, while the parent only ever had explore', async () => {
     const result = await runScript([
@@ -86,6 +155,9 @@ describe('the explore tool through the CLI', () => {
 
     // The child's tool lines are tagged with its session on stderr.
     expect(result.stderr).toMatch(/\[subagent_session=parent-[^\]]+-explore-[0-9a-f]{12}\] → read/);
+    // Both of the child's reads worked, though the parent was never given read.
+    expect(result.stderr.match(/\[subagent_session=[^\]]+\] ← read ok/g)).toHaveLength(2);
+    expect(result.stderr).not.toContain('read failed');
 
     // The trace nests the child under the explore call, and the parent step offered one tool.
     const trace = JSON.parse(await readFile(json.tracePath, 'utf8')) as { root: Span };

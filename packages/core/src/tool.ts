@@ -172,6 +172,8 @@ export interface SubagentHost {
   readonly tools: readonly AvailableTool[];
   /** The agent's logger. */
   readonly logger: Logger;
+  /** The provider the child runs on (the calling run's), for log lines: its name and model. */
+  readonly provider: { readonly name: string; readonly model?: string };
   /** Whether the agent's allow and deny lists let a tool of this name run at all. */
   allows(toolName: string): boolean;
   run(request: SubagentRequest): Promise<RunResult>;

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AgentOptions,
+  type CompleteOptions,
   createAgent,
   createFileStore,
+  type LLMProvider,
+  type LLMRequest,
+  type LLMResponse,
   type RunEvent,
   type RunResult,
   type Tool,
@@ -38,17 +42,41 @@ function readTool(): Tool {
   return read.readOnly ? read : { ...read, readOnly: true };
 }
 
+/** A turn, or a turn worked out from what the model was sent (so it can only repeat what it saw). */
+type Turn = ScriptedTurn | ((request: LLMRequest) => ScriptedTurn);
+
+/** A scripted model whose turns may answer from their request: it knows only what it was sent. */
+class ReplyingProvider implements LLMProvider {
+  readonly name = 'scripted';
+  readonly model = 'scripted';
+  readonly requests: LLMRequest[] = [];
+  #next = 0;
+  constructor(private readonly turns: readonly Turn[]) {}
+  complete(request: LLMRequest, options?: CompleteOptions): Promise<LLMResponse> {
+    this.requests.push(request);
+    const turn = this.turns[this.#next++] ?? { text: '(script exhausted)' };
+    const scripted = typeof turn === 'function' ? turn(request) : turn;
+    return new ScriptedProvider({ turns: [scripted] }).complete(request, options);
+  }
+}
+
+/** Every tool answer the request carries, in order. */
+const toolAnswers = (request: LLMRequest): string[] =>
+  request.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+
 async function run(
-  turns: ScriptedTurn[],
+  turns: Turn[],
   options: Partial<AgentOptions> = {},
   prompt = 'where is the port set?',
 ): Promise<{
   result: RunResult;
   events: RunEvent[];
   finish: Extract<RunEvent, { type: 'run.finish' }>;
+  provider: ReplyingProvider;
 }> {
+  const provider = new ReplyingProvider(turns);
   const agent = createAgent({
-    provider: new ScriptedProvider({ turns }),
+    provider,
     workdir,
     store: createFileStore(stateDir),
     tools: [exploreTool({ tools: [readTool()] })],
@@ -61,7 +89,7 @@ async function run(
       event.type === 'run.finish' && event.runId === result.runId,
   );
   if (!finish) throw new Error('no run.finish');
-  return { result, events, finish };
+  return { result, events, finish, provider };
 }
 
 async function memoryOf(sessionKey: string): Promise<string> {
@@ -77,14 +105,33 @@ const read = (path: string, id: string): ScriptedTurn => ({
 
 describe('the explore tool', () => {
   it('answers with what only the child read, though the parent was never shown read, and keeps the child out of the parent history and memory', async () => {
-    const { result, events, finish } = await run([
+    // The child answers with the line it read; the parent answers with the report it got. Neither
+    // script names the sentinel: it can only reach the answer through a read that worked.
+    const { result, events, finish, provider } = await run([
       explore('Find where the port number is defined'),
       read('config.ts', 'c1'),
       read('ports.ts', 'c2'),
-      { text: 'PORT is 8431 in ports.ts:1 (SENTINEL-7f3a-ONLY-IN-PORTS).' },
-      { text: 'The port is set in ports.ts: SENTINEL-7f3a-ONLY-IN-PORTS' },
+      (request) => ({ text: `Found: ${toolAnswers(request).at(-1) ?? '(nothing)'}` }),
+      (request) => ({ text: `From the explorer: ${toolAnswers(request).at(-1) ?? '(nothing)'}` }),
     ]);
 
+    const childReads = events.filter(
+      (e) => e.type === 'tool.end' && (e.call.id === 'c1' || e.call.id === 'c2'),
+    );
+    expect(childReads.map((e) => e.type === 'tool.end' && e.output.isError)).toEqual([
+      false,
+      false,
+    ]);
+    // The parent's model saw the file's content only inside the explorer's report.
+    const parentRequests = provider.requests.filter((r) =>
+      r.messages.some((m) => m.role === 'user' && m.content === 'where is the port set?'),
+    );
+    expect(parentRequests).toHaveLength(2);
+    for (const request of parentRequests) {
+      const seen = request.messages.filter((m) => m.content.includes('SENTINEL-7f3a'));
+      expect(seen.every((m) => m.role === 'tool' && m.toolCallId === 'p1')).toBe(true);
+    }
+    expect(parentRequests[1]?.tools.map((t) => t.name)).toEqual(['explore']);
     expect(result.stopReason).toBe('final');
     expect(result.text).toContain('SENTINEL-7f3a-ONLY-IN-PORTS');
     const parentSteps = events.filter((e) => e.type === 'step.start' && e.runId === result.runId);
@@ -96,7 +143,7 @@ describe('the explore tool', () => {
     const history = finish.state.messages;
     const answer = history.find((m) => m.role === 'tool' && m.toolCallId === 'p1');
     expect(answer?.content).toMatch(
-      /^\[Explorer Subagent Report\]\nchild_session=parent-.+-explore-[0-9a-f]{12}\nstop_reason=final\n\nPORT is 8431/,
+      /^\[Explorer Subagent Report\]\nchild_session=parent-.+-explore-[0-9a-f]{12}\nstop_reason=final\n\nFound: .*export const PORT = 8431; \/\/ SENTINEL-7f3a-ONLY-IN-PORTS/,
     );
     const ids = history.flatMap((m) => [
       ...(m.toolCalls ?? []).map((c) => c.id),
@@ -115,6 +162,24 @@ describe('the explore tool', () => {
     expect(parentMemory).toContain('where is the port set?');
     expect(parentMemory).not.toContain('readPort');
     expect(parentMemory).not.toContain('Find where the port number is defined');
+  });
+
+  it('logs where the explorer runs, its workdir and provider, on its start and finish lines', async () => {
+    const lines: string[] = [];
+    const log = (line: string) => void lines.push(line);
+    await run([explore('Find the port'), { text: 'PORT is in ports.ts' }, { text: 'done' }], {
+      logger: { debug() {}, info: log, warn: log, error: log },
+    });
+    const explorer = lines.filter((line) => line.startsWith('[subagent] explorer'));
+    expect(explorer).toHaveLength(2);
+    for (const line of explorer) {
+      expect(line).toContain(` workdir=${workdir} `);
+      expect(line).toContain(' provider=scripted model=scripted ');
+    }
+    expect(explorer[0]).toMatch(/^\[subagent\] explorer started parent_session=\S+ child_session=/);
+    expect(explorer[1]).toMatch(
+      /^\[subagent\] explorer finished child_session=\S+ .* stop_reason=final/,
+    );
   });
 
   it('gives the child no read when the policy denies it, and the report says so', async () => {

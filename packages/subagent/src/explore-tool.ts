@@ -85,7 +85,7 @@ export function exploreTool(options: ExploreToolOptions = {}): Tool {
         return { content: exploreText.noSession, failure: { kind: 'execution_error' } };
       if (!ctx.subagents)
         return { content: exploreText.noHost, failure: { kind: 'execution_error' } };
-      const outcome = await new SubagentRunner(ctx.subagents).runExplorer(
+      const outcome = await new SubagentRunner(ctx.subagents, { tools: own }).runExplorer(
         task,
         ctx.session,
         max_steps,

@@ -77,8 +77,9 @@ export class SubagentRunner {
         ...this.#tools.map((tool) => tool.name).filter((name) => host.allows(name)),
       ]),
     ].sort();
+    const where = whereLine(session.workdir, host.provider);
     host.logger.info(
-      `[subagent] explorer started parent_session=${parentSession.key} child_session=${session.key} max_steps=${maxSteps} task_chars=${task.length} tools=${tools.join(',') || '(none)'}`,
+      `[subagent] explorer started parent_session=${parentSession.key} child_session=${session.key} ${where} max_steps=${maxSteps} task_chars=${task.length} tools=${tools.join(',') || '(none)'}`,
     );
     const notes = new ChildNotes();
     const result = await host.run({
@@ -96,7 +97,7 @@ export class SubagentRunner {
       body: reportBody(result, notes, tools.length === 0),
     });
     host.logger.info(
-      `[subagent] explorer finished child_session=${session.key} stop_reason=${result.stopReason} steps=${result.steps}/${maxSteps} report_chars=${report.length}`,
+      `[subagent] explorer finished child_session=${session.key} ${where} stop_reason=${result.stopReason} steps=${result.steps}/${maxSteps} report_chars=${report.length}`,
     );
     await host
       .memory(session)
@@ -117,6 +118,17 @@ export class SubagentRunner {
       result,
     };
   }
+}
+
+/** Where the child runs, for its log lines: `workdir=… provider=…` and `model=…` when known. */
+function whereLine(workdir: string, provider: SubagentHost['provider']): string {
+  const model = provider.model ? ` model=${logValue(provider.model)}` : '';
+  return `workdir=${logValue(workdir)} provider=${logValue(provider.name)}${model}`;
+}
+
+/** A value as one `key=value` word: quoted (JSON) when it has spaces, quotes, `=` or controls. */
+function logValue(value: string): string {
+  return /^[^\s"=\\\p{Cc}]+$/u.test(value) ? value : JSON.stringify(value);
 }
 
 function checkTask(task: unknown): asserts task is string {

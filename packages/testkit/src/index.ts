@@ -36,6 +36,7 @@ export {
   type FakeErrorStep,
   type FakeLlmServer,
   type FakeRawStep,
+  type FakeReplyStep,
   type FakeScript,
   type FakeSseErrorStep,
   type FakeStallStep,
@@ -49,6 +50,7 @@ export {
   type RecordedRequest,
   type SseEvent,
   startFakeLlmServer,
+  toolResults,
 } from './fake-llm/index.js';
 export { processesWith, survivingProcesses } from './processes.js';
 export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';

@@ -37,6 +37,10 @@ export function subagentHosts(
         return setup.registry.available(state.tools);
       },
       logger: setup.logger,
+      provider: {
+        name: setup.provider.name,
+        ...(setup.provider.model === undefined ? {} : { model: setup.provider.model }),
+      },
       allows: (toolName) => isAllowed(toolName, setup.policy),
       run: (request) => runChild(parent, request, { toolCallId, signal, available: state.tools }),
       memory: (session) => setup.store.memory(session),

@@ -9,6 +9,8 @@
  *
  * @module
  */
+
+export { toolResults } from './request-content.js';
 export {
   type FakeApi,
   type FakeLlmServer,
@@ -21,6 +23,7 @@ export {
   type FakeCutStep,
   type FakeErrorStep,
   type FakeRawStep,
+  type FakeReplyStep,
   type FakeScript,
   type FakeSseErrorStep,
   type FakeStallStep,

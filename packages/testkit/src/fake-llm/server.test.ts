@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toolResults } from './request-content.js';
 import { type FakeLlmServer, NO_SCRIPTED_RESPONSE, startFakeLlmServer } from './server.js';
 import { parseSse } from './sse.js';
 
@@ -80,6 +81,63 @@ describe('fake LLM server', () => {
     expect(second.choices[0]?.message.content).toBe('two');
     expect(server.pending()).toBe(0);
     expect(server.requests.map((r) => r.api)).toEqual(['anthropic', 'openai']);
+  });
+
+  it('reply: answers with a turn worked out from the request, as JSON or as a stream', async () => {
+    const echo = {
+      kind: 'reply' as const,
+      reply: (r: Parameters<typeof toolResults>[0]) => ({
+        text: `saw ${toolResults(r).join('|') || 'nothing'}`,
+      }),
+    };
+    server.enqueue(echo, echo);
+    const openai = (await (
+      await post(OPENAI, {
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'tool', tool_call_id: 'a', content: 'first' },
+          { role: 'tool', tool_call_id: 'b', content: [{ type: 'text', text: 'second' }] },
+        ],
+      })
+    ).json()) as { choices: Array<{ message: { content: string } }> };
+    expect(openai.choices[0]?.message.content).toBe('saw first|second');
+    const streamed = await (
+      await post(ANTHROPIC, {
+        model: 'm',
+        stream: true,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'a', content: 'third' },
+              {
+                type: 'tool_result',
+                tool_use_id: 'b',
+                content: [{ type: 'text', text: 'fourth' }],
+              },
+            ],
+          },
+        ],
+      })
+    ).text();
+    const deltas = parseSse(streamed)
+      .map((event) => JSON.parse(event.data) as { delta?: { text?: string } })
+      .map((data) => data.delta?.text ?? '')
+      .join('');
+    expect(deltas).toBe('saw third|fourth');
+  });
+
+  it('reply: a reply that throws answers 500 instead of hanging the test', async () => {
+    server.enqueue({
+      kind: 'reply',
+      reply: () => {
+        throw new Error('no tool result to repeat');
+      },
+    });
+    const response = await post(OPENAI, { model: 'm' });
+    expect(response.status).toBe(500);
+    expect(await response.text()).toContain('no tool result to repeat');
   });
 
   it('records method, path, lower-cased headers, parsed body and the stream flag', async () => {

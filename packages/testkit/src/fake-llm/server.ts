@@ -201,6 +201,12 @@ export async function startFakeLlmServer(options: { host?: string } = {}): Promi
         }
         return;
       }
+      case 'reply': {
+        const request = requests.at(-1);
+        if (!request) throw new Error('fake LLM server: a reply step has no request to answer');
+        serve({ ...step.reply(request), kind: 'turn' }, ex);
+        return;
+      }
       case 'error': {
         const message = step.message ?? `fake LLM server: scripted ${step.status} error`;
         const body = dialect.error(step.status, message, step.errorType);

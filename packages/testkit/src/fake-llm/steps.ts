@@ -1,3 +1,5 @@
+import type { RecordedRequest } from './server.js';
+
 /** One tool call the fake model makes. */
 export interface FakeToolCall {
   /** Default: `call_<n>` (OpenAI) / `toolu_<n>` (Anthropic), n counting tool calls served, from 1. */
@@ -106,9 +108,23 @@ export interface FakeRawStep {
   body: string;
 }
 
+/**
+ * A turn worked out from the request it answers, so a test can prove the model only knows what it
+ * was sent (for instance, that a file's content reached it through a tool result). A `reply` that
+ * throws answers 500 with the error's message.
+ *
+ * @example
+ * server.enqueue({ kind: 'reply', reply: (request) => ({ text: `saw: ${toolResults(request).at(-1)}` }) });
+ */
+export interface FakeReplyStep {
+  kind: 'reply';
+  reply(request: RecordedRequest): Omit<FakeTurnStep, 'kind'>;
+}
+
 /** One scripted answer of the fake LLM server. */
 export type FakeStep =
   | FakeTurnStep
+  | FakeReplyStep
   | FakeErrorStep
   | FakeCutStep
   | FakeStallStep
