@@ -124,8 +124,8 @@ describe('the explore tool with a loopback model behind the real OpenAI client',
         );
       expect(parent.map(offered)).toEqual([['explore'], ['explore']]);
       // The parent's model sees the file's fact once, inside the explore call's answer.
-      const parentMessages = (parent[1]?.body as { messages: Array<Record<string, unknown>> })
-        .messages;
+      const last = parent[1]?.body as { messages?: Array<Record<string, unknown>> } | undefined;
+      const parentMessages = last?.messages ?? [];
       const carrying = parentMessages.filter((m) => JSON.stringify(m).includes(SENTINEL));
       expect(carrying).toEqual([expect.objectContaining({ role: 'tool', tool_call_id: 'p1' })]);
       const child = server.requests.filter((r) => !isParent(r));
