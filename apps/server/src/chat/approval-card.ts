@@ -1,16 +1,21 @@
 import type { InteractiveCard, InteractiveCardElement } from '@larksuiteoapi/node-sdk';
 import type { ApprovalButtonValue } from '../feishu/card-action.js';
 import { argumentLines } from './argument-preview.js';
+import { workdirLabel } from './workdir-label.js';
 
 /**
  * What an approval card shows about a paused call.
  *
  * @example
- * const input: ApprovalCardInput = { approvalId: 'ap_…', chatId: 'oc_1', toolName: 'write', reasons: ['protected file .env'], arguments: { path: '.env' }, expiresAt: '2026-01-01T00:00:00.000Z', requestedBy: 'ou_1' };
+ * const input: ApprovalCardInput = { approvalId: 'ap_…', chatId: 'oc_1', sessionKey: 'feishu-…-chat-oc_1', workdir: '/srv/repo', toolName: 'write', reasons: ['protected file .env'], arguments: { path: '.env' }, expiresAt: '2026-01-01T00:00:00.000Z', requestedBy: 'ou_1' };
  */
 export interface ApprovalCardInput {
   approvalId: string;
   chatId: string;
+  /** The session the paused run belongs to. */
+  sessionKey: string;
+  /** The run's workdir; the card shows its last two segments. */
+  workdir: string;
   toolName: string;
   reasons: readonly string[];
   arguments: Record<string, unknown>;
@@ -26,7 +31,8 @@ export interface CardOutcome {
 
 /**
  * The interactive card asking for a decision on a paused call: the tool, why it needs approval,
- * its arguments (previewed and scrubbed by `redact`), when the request expires, who asked, and
+ * its arguments (previewed and scrubbed by `redact`), the session and workdir it runs in, when the
+ * request expires, who asked, and
  * Approve / Reject buttons — with the `/approve` and `/reject` commands spelled out, which always
  * work too. `update_multi` lets the server replace the card for everyone once it is decided.
  *
@@ -122,16 +128,21 @@ function details(
 ): InteractiveCardElement[] {
   const reasons = input.reasons.length > 0 ? input.reasons.join('; ') : 'risky tool call';
   const args = argumentLines(input.arguments).map((line) => `  ${line}`);
-  const text = [
+  const chosen = [
     `Tool: ${input.toolName}`,
     `Why: ${reasons}`,
     'Arguments:',
     ...(args.length > 0 ? args : ['  (none)']),
+  ].join('\n');
+  // The server's own facts are not scrubbed: a session key would read as a secret after "Session:".
+  const own = [
+    `Session: ${input.sessionKey}`,
+    `Workdir: ${workdirLabel(input.workdir)}`,
     `Expires: ${input.expiresAt}`,
     `Approval id: ${input.approvalId}`,
   ].join('\n');
   return [
-    { tag: 'div', text: { tag: 'plain_text', content: redact(text) } },
+    { tag: 'div', text: { tag: 'plain_text', content: `${redact(chosen)}\n${own}` } },
     { tag: 'markdown', content: `**Requested by** ${mention(input.requestedBy)}` },
   ];
 }

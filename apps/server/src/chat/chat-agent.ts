@@ -264,9 +264,13 @@ export class ChatAgent {
       logger.warn(`feishu: could not read approval ${event.approvalId}: ${describe(error)}`);
       return undefined;
     });
+    const sessionKey =
+      record?.sessionKey ?? (await feishuChatSession(app.settings.workdir, chatId)).key;
     const input: ApprovalCardInput = {
       approvalId: event.approvalId,
       chatId,
+      sessionKey,
+      workdir: app.settings.workdir,
       toolName: event.call.name,
       reasons: record?.riskReasons ?? [],
       arguments: event.call.arguments,
@@ -299,7 +303,14 @@ export class ChatAgent {
       case 'approval_required':
         // The card is the answer; without one, say how to decide in words.
         if (result.approvalId !== undefined && !posted.has(result.approvalId)) {
-          outbox.text(chatText.waitingForApproval(result.approvalId), replyTo);
+          outbox.text(
+            chatText.waitingForApproval(
+              result.approvalId,
+              result.sessionKey,
+              this.#options.app.settings.workdir,
+            ),
+            replyTo,
+          );
         }
         return;
       default: {

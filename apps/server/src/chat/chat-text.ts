@@ -1,4 +1,5 @@
 import type { StopReason } from '@tiny-claw/core';
+import { workdirLabel } from './workdir-label.js';
 
 /** Every sentence the server says in a chat, in one place. */
 export const chatText = {
@@ -18,8 +19,8 @@ export const chatText = {
     `Could not ${decision} ${id}: ${why}`,
   decided: (decision: 'approve' | 'reject', id: string, actor: string): string =>
     `${decision === 'approve' ? 'Approved' : 'Rejected'} ${id} (by ${actor}). Continuing…`,
-  waitingForApproval: (id: string): string =>
-    `Paused: a tool call needs approval (${id}). Approve with /approve ${id} or reject with /reject ${id} <reason>.`,
+  waitingForApproval: (id: string, sessionKey: string, workdir: string): string =>
+    `Paused: a tool call needs approval (${id}) in session ${sessionKey}, workdir ${workdirLabel(workdir)}. Approve with /approve ${id} or reject with /reject ${id} <reason>.`,
   emptyAnswer: '(The agent finished without an answer.)',
   stopped: (reason: StopReason, steps: number): string => stopText(reason, steps),
   failed: (why: string): string => `Sorry, the run failed: ${why}`,

@@ -68,7 +68,31 @@ async function askForCard(h: Harness, chat = 'oc_team') {
   return { request, card, approvalId };
 }
 
+/** The last two segments of `dir`, alone or after `…/` or a leading path: how a card shows it. */
+function lastTwoSegments(dir: string): RegExp {
+  const tail = dir.split('/').filter(Boolean).slice(-2).join('/');
+  const escaped = tail.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(…/|/)?${escaped}$`);
+}
+
 describe('approvals in the chat', () => {
+  it('says in words which approval, session and workdir are waiting when the card cannot be sent', async () => {
+    const h = await start();
+    h.feishu.fail({ endpoint: 'reply', msgType: 'interactive', status: 400, code: 230001 });
+    const request = await h.say('oc_team', REQUESTER, 'put TOKEN=1 in .env');
+    const paused = (m: FakeFeishuMessage) => m.text?.startsWith('Paused:') === true;
+    await h.feishu.waitFor(() => repliesTo(h, request.messageId).some(paused), 'the paused text');
+    const text = repliesTo(h, request.messageId).find(paused)?.text ?? '';
+    const session = await feishuChatSession(h.ws.dir, 'oc_team');
+    expect(text).toMatch(
+      /^Paused: a tool call needs approval \(([\w-]+)\) in session (\S+), workdir (.+)\. Approve with \/approve \1 or reject with \/reject \1 <reason>\.$/,
+    );
+    expect(text).toContain(`in session ${session.key}, `);
+    const workdir = /, workdir (.+)\. Approve/.exec(text)?.[1] ?? '';
+    expect(workdir).toMatch(lastTwoSegments(h.ws.dir));
+    expect(repliesTo(h, request.messageId).some(isCard)).toBe(false);
+  });
+
   it('asks with an interactive card when a chat message makes the model write .env, and writes nothing yet', async () => {
     const h = await start();
     const { card, approvalId } = await askForCard(h);
@@ -80,8 +104,12 @@ describe('approvals in the chat', () => {
     const details = content.elements[0]?.text?.content ?? '';
     expect(content.header.title.content).toBe('Approval needed: write');
     expect(details).toMatch(
-      /^Tool: write\nWhy: .*\.env.*\nArguments:\n {2}path: "app\/\.env"\n {2}content: "TOKEN=1⏎" \(8 chars, 2 lines\)\nExpires: \d{4}-/,
+      /^Tool: write\nWhy: .*\.env.*\nArguments:\n {2}path: "app\/\.env"\n {2}content: "TOKEN=1⏎" \(8 chars, 2 lines\)\nSession: \S+\nWorkdir: .+\nExpires: \d{4}-/,
     );
+    // The session the run belongs to, and the workdir by its last two segments.
+    const session = await feishuChatSession(h.ws.dir, 'oc_team');
+    expect(details).toContain(`\nSession: ${session.key}\n`);
+    expect(/\nWorkdir: (.+)\n/.exec(details)?.[1]).toMatch(lastTwoSegments(h.ws.dir));
     expect(details).toContain(`Approval id: ${approvalId}`);
     expect(cardText(card)).toContain(`<at id=${REQUESTER}></at>`);
     expect(buttons(card).map((b) => [b.decision, b.chat_id])).toEqual([

@@ -42,6 +42,8 @@ export interface FakeFeishuMessage {
 /** A scripted failure: the next request to `endpoint` (any endpoint when omitted) gets it. */
 export interface FakeFeishuFailure {
   endpoint?: Exclude<FakeFeishuEndpoint, 'unknown'>;
+  /** Only a message of this type (`text`, `interactive`, …) fails; other requests pass it by. */
+  msgType?: string;
   status: number;
   /** Feishu's business code, e.g. 99991400 (rate limited) or 230001 (bad parameters). */
   code: number;
@@ -149,8 +151,13 @@ export async function startFakeFeishuServer(
     }
   };
 
-  const takeFailure = (endpoint: FakeFeishuEndpoint) => {
-    const index = failures.findIndex((f) => f.endpoint === undefined || f.endpoint === endpoint);
+  const takeFailure = (endpoint: FakeFeishuEndpoint, body: unknown) => {
+    const msgType = isRecord(body) ? body.msg_type : undefined;
+    const index = failures.findIndex(
+      (f) =>
+        (f.endpoint === undefined || f.endpoint === endpoint) &&
+        (f.msgType === undefined || f.msgType === msgType),
+    );
     return index < 0 ? undefined : failures.splice(index, 1)[0];
   };
 
@@ -210,7 +217,7 @@ export async function startFakeFeishuServer(
     if (endpoint === 'unknown') {
       return { status: 404, json: { code: 404, msg: 'fake Feishu: unknown endpoint' } };
     }
-    const failure = takeFailure(endpoint);
+    const failure = takeFailure(endpoint, body);
     if (failure) {
       return {
         status: failure.status,
