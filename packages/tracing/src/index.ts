@@ -45,6 +45,8 @@ export {
 } from './recorder/trace-reader.js';
 export { FileTraceRecorder, type TraceRecorder } from './recorder/trace-recorder.js';
 export {
+  costLabel,
+  formatCost,
   formatDuration,
   type RenderHtmlOptions,
   type RenderTreeOptions,
@@ -52,6 +54,7 @@ export {
   renderTraceTree,
   type SpanFailure,
   type SpanTokens,
+  spanCostUsd,
   spanDurationMs,
   spanFailure,
   spanTokens,

@@ -1,6 +1,6 @@
 /**
  * Renderers of a trace: a terminal tree and one self-contained HTML page, plus the figures both
- * show (durations, token totals, failures) for callers that print their own summaries.
+ * show (durations, token totals, costs, failures) for callers that print their own summaries.
  *
  * @example
  * import { readTrace, renderTraceHtml, renderTraceTree } from '@tiny-claw/tracing';
@@ -9,6 +9,7 @@
  *
  * @module
  */
+export { costLabel, formatCost } from './format-cost.js';
 export { type RenderHtmlOptions, renderTraceHtml } from './render-html.js';
 export { traceStatsLine } from './render-strings.js';
 export { type RenderTreeOptions, renderTraceTree } from './render-tree.js';
@@ -16,6 +17,7 @@ export {
   formatDuration,
   type SpanFailure,
   type SpanTokens,
+  spanCostUsd,
   spanDurationMs,
   spanFailure,
   spanTokens,

@@ -3,6 +3,7 @@ import type { TraceJsonValue, TraceSpan, TraceTree } from '../trace-schema.js';
 import { TRACE_PAGE_CSS, TRACE_PAGE_SCRIPT } from './html-assets.js';
 import { escapeHtml, scriptSafeJson } from './html-escape.js';
 import { failureText, renderStrings, traceStatsLine } from './render-strings.js';
+import { spanCostLabel } from './span-cost-label.js';
 import {
   formatDuration,
   isFailedSpan,
@@ -36,9 +37,10 @@ const INLINE_VALUE_CHARS = 120;
 /**
  * One self-contained HTML page for a trace: inline CSS and JS, no network, no external assets.
  * The tree is nested `<details>` (collapsible with mouse and keyboard, readable without scripts),
- * each span with status, duration, tokens, a timeline bar placed by its start and duration relative
- * to the root, and its attributes and events when expanded; failed spans are highlighted with their
- * error. A header shows the trace id, session, capture mode and a summary.
+ * each span with status, duration, tokens, cost (as the terminal tree shows it), a timeline bar
+ * placed by its start and duration relative to the root, and its attributes and events when
+ * expanded; failed spans are highlighted with their error. A header shows the trace id, session,
+ * capture mode and a summary.
  *
  * Every piece of trace text is HTML-escaped and the raw JSON is embedded with `<` escaped, so a
  * trace holding `</script><script>…` renders as text. A Content-Security-Policy allows only the
@@ -120,17 +122,19 @@ function renderSpan(span: TraceSpan, depth: number, layout: Layout): string {
   const errorText = failure ? failureText(failure, span.status) : undefined;
   const children = span.children.map((child) => renderSpan(child, depth + 1, layout)).join('\n');
   return `<details class="${escapeHtml(classes)}" data-span-id="${escapeHtml(span.span_id)}" data-kind="${escapeHtml(span.kind)}" data-status="${escapeHtml(span.status)}"${open ? ' open' : ''}>
-<summary><span class="label"><span class="kind">${escapeHtml(span.kind)}</span><span class="name">${escapeHtml(spanToolName(span) ?? span.name)}</span>${extras(span)}</span><span class="status">${escapeHtml(span.status)}</span><span class="duration">${escapeHtml(duration === undefined ? renderStrings.openSpan : formatDuration(duration))}</span>${bar(span, layout.timeline)}${errorText === undefined ? '' : `<span class="error-text">✗ ${escapeHtml(errorText)}</span>`}</summary>
+<summary><span class="label"><span class="kind">${escapeHtml(span.kind)}</span><span class="name">${escapeHtml(spanToolName(span) ?? span.name)}</span>${extras(span, depth === 0)}</span><span class="status">${escapeHtml(span.status)}</span><span class="duration">${escapeHtml(duration === undefined ? renderStrings.openSpan : formatDuration(duration))}</span>${bar(span, layout.timeline)}${errorText === undefined ? '' : `<span class="error-text">✗ ${escapeHtml(errorText)}</span>`}</summary>
 <div class="body">${details(span)}${children === '' ? '' : `<div class="children">\n${children}\n</div>`}</div>
 </details>`;
 }
 
-function extras(span: TraceSpan): string {
+function extras(span: TraceSpan, root: boolean): string {
   const parts: string[] = [];
   const model = span.kind === 'llm.call' ? span.attributes.model : undefined;
   if (typeof model === 'string' && model !== '') parts.push(model);
   const tokens = spanTokens(span);
   if (tokens) parts.push(renderStrings.tokens(tokens.input, tokens.output));
+  const cost = spanCostLabel(span, { root });
+  if (cost) parts.push(cost);
   if (span.attributes.denied === true) parts.push(renderStrings.denied);
   if (span.attributes.suspended === true) parts.push(renderStrings.suspended);
   if (span.attributes.doom_loop_detected === true) parts.push(renderStrings.doomLoop);

@@ -1,5 +1,6 @@
 import type { TraceSpan, TraceTree } from '../trace-schema.js';
 import { failureText, renderStrings, traceStatsLine } from './render-strings.js';
+import { spanCostLabel } from './span-cost-label.js';
 import {
   formatDuration,
   isFailedSpan,
@@ -35,8 +36,10 @@ type Paint = (code: string, text: string) => string;
 
 /**
  * A trace as a terminal tree: one line per span with kind, name (the tool for `tool.call`), status,
- * duration and — for `llm.call` — model and tokens; failures get their own highlighted line with the
- * error type and message; a header names the trace and a summary line closes it.
+ * duration, for `llm.call` model, tokens and cost, and for the run (and each subagent run) the total
+ * cost of its model calls — `cost≈$0.0123`, or `cost=unknown` when a model had no price; failures
+ * get their own highlighted line with the error type and message; a header names the trace and a
+ * summary line closes it.
  *
  * All trace text is stripped of control characters first: a trace may hold tool output, and an
  * escape sequence in it must not repaint the reader's terminal.
@@ -44,9 +47,9 @@ type Paint = (code: string, text: string) => string;
  * @example
  * process.stdout.write(renderTraceTree(tree, { color: process.stdout.isTTY }));
  * // trace 4f1c… · session cli-1a2b3c4d5e6f-default (cli) · capture metadata
- * // agent.run tiny_claw.run  ok  1.23s
+ * // agent.run tiny_claw.run  ok  1.23s  cost≈$0.0003
  * // └─ agent.step step.1  ok  1.20s
- * //    ├─ llm.call llm.openai  ok  900ms  gpt-4.1  tokens 120 in / 11 out
+ * //    ├─ llm.call llm.openai  ok  900ms  gpt-4.1  tokens 120 in / 11 out  cost≈$0.0003
  * //    └─ tool.call read  error  12ms
  * //         ✗ ToolError: path does not exist: a.txt
  * // 4 spans · 1 step · 1 llm call · 1 tool call · 1 error · tokens 120 in / 11 out · 1.23s · ok
@@ -67,7 +70,7 @@ export function renderTraceTree(tree: TraceTree, options: RenderTreeOptions = {}
     `${renderStrings.captureLabel} ${clean(tree.capture_mode)}`,
   ].join(' · ');
   const lines = [header];
-  renderSpan(tree.root, '', '', lines, settings);
+  renderSpan(tree.root, '', '', lines, settings, true);
   const summary = traceStats(tree);
   const closing = traceStatsLine(summary);
   lines.push(summary.errors > 0 ? paint(ANSI.red, closing) : paint(ANSI.dim, closing));
@@ -86,8 +89,9 @@ function renderSpan(
   childPrefix: string,
   lines: string[],
   settings: Settings,
+  root = false,
 ): void {
-  lines.push(`${connector}${spanLine(span, settings)}`);
+  lines.push(`${connector}${spanLine(span, settings, root)}`);
   // Detail lines sit under the span, lined up with where its children's connectors start.
   const detailPrefix = `${childPrefix}${span.children.length > 0 ? '│  ' : '   '}`;
   const failure = failureLine(span, settings);
@@ -109,7 +113,7 @@ function renderSpan(
   });
 }
 
-function spanLine(span: TraceSpan, { paint }: Settings): string {
+function spanLine(span: TraceSpan, { paint }: Settings, root: boolean): string {
   const label = spanToolName(span) ?? span.name;
   const duration = spanDurationMs(span);
   const parts = [
@@ -121,6 +125,8 @@ function spanLine(span: TraceSpan, { paint }: Settings): string {
   if (typeof model === 'string' && model !== '') parts.push(clean(model));
   const tokens = spanTokens(span);
   if (tokens) parts.push(paint(ANSI.magenta, renderStrings.tokens(tokens.input, tokens.output)));
+  const cost = spanCostLabel(span, { root });
+  if (cost) parts.push(paint(ANSI.magenta, cost));
   if (span.attributes.denied === true) parts.push(paint(ANSI.yellow, renderStrings.denied));
   if (span.attributes.suspended === true) parts.push(paint(ANSI.yellow, renderStrings.suspended));
   if (span.attributes.doom_loop_detected === true)

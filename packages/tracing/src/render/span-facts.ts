@@ -89,6 +89,29 @@ export function spanTokens(span: TraceSpan): SpanTokens | undefined {
 }
 
 /**
+ * What a span cost in USD, from the `cost_usd` the tracer records on `llm.call` spans: for an
+ * `llm.call` its own price, for any other span the total of the model calls under it (a run
+ * includes its subagents'). Undefined when it is not known: the call (or, for a total, any call
+ * that reported tokens) had no price, or no call under the span was priced at all — a total that
+ * left out a call would read lower than the bill.
+ *
+ * @example
+ * spanCostUsd(llmSpan); // 0.0028
+ * spanCostUsd(tree.root); // 0.0113, or undefined when a model had no price
+ */
+export function spanCostUsd(span: TraceSpan): number | undefined {
+  if (span.kind === 'llm.call') return count(span.attributes.cost_usd);
+  let total: number | undefined;
+  for (const call of walkSpans(span)) {
+    if (call.kind !== 'llm.call') continue;
+    const cost = count(call.attributes.cost_usd);
+    if (cost !== undefined) total = (total ?? 0) + cost;
+    else if (spanTokens(call)) return undefined;
+  }
+  return total;
+}
+
+/**
  * The tool a `tool.call` span ran: its `tool_name` attribute, else its name without `tool.`.
  *
  * @example

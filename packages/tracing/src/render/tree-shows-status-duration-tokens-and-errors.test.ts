@@ -12,11 +12,11 @@ describe('renderTraceTree', () => {
     expect(lines[0]).toBe(
       'trace trace-0001 · session cli-1a2b3c4d5e6f-default (cli) · capture replay',
     );
-    expect(lines[1]).toBe('agent.run tiny_claw.run  ok  2.40s');
+    expect(lines[1]).toBe('agent.run tiny_claw.run  ok  2.40s  cost=unknown');
     expect(lines).toContain('├─ agent.step step.1  ok  890ms');
     expect(lines).toContain('│  ├─ tool.call read  ok  30ms');
     expect(lines).toContain('│  └─ tool.call explore  ok  280ms');
-    expect(lines).toContain('│     └─ subagent.run explorer  ok  260ms');
+    expect(lines).toContain('│     └─ subagent.run explorer  ok  260ms  cost=unknown');
     expect(lines).toContain('└─ agent.step step.3  ok  480ms');
   });
 
@@ -91,7 +91,7 @@ describe('renderTraceTree', () => {
     const tree: TraceTree = sampleTrace();
     tree.root.ended_at = null;
     const lines = renderTraceTree(tree).trimEnd().split('\n');
-    expect(lines[1]).toBe('agent.run tiny_claw.run  ok  open');
+    expect(lines[1]).toBe('agent.run tiny_claw.run  ok  open  cost=unknown');
     expect(lines.at(-1)).toMatch(/ · open · ok$/);
   });
 
