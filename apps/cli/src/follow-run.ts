@@ -7,6 +7,7 @@ import { approvalsText, scopeFlags } from './approvals-strings.js';
 import { cancellable } from './cancellable.js';
 import { exitCodeForRun } from './exit-codes.js';
 import type { Output } from './output.js';
+import { runSummary } from './run-summary.js';
 import { createTerminalOutput, type TerminalOutput } from './terminal-output.js';
 import { printable, printableJson } from './terminal-text.js';
 
@@ -111,7 +112,7 @@ async function printRunResult(
   if (paused && result.approvalId !== undefined) {
     out.stderr(await pausedMessage(result, result.approvalId, options));
   }
-  out.stderr(`${summary(result)}\n`);
+  out.stderr(`${runSummary(result)}\n`);
 }
 
 /** How to decide a request later, from any process: the exact commands, scoped like this one. */
@@ -144,17 +145,4 @@ async function pausedMessage(
     `  ${approvalsText.pausedHint}`,
   ];
   return `${lines.join('\n')}\n`;
-}
-
-function summary(result: RunResult): string {
-  const parts = [
-    `stop=${result.stopReason}`,
-    `steps=${result.steps}/${result.maxSteps}`,
-    `session=${result.sessionKey}`,
-  ];
-  if (result.approvalId) parts.push(`approval=${result.approvalId}`);
-  if (result.usage)
-    parts.push(`tokens=${result.usage.inputTokens} in / ${result.usage.outputTokens} out`);
-  if (result.tracePath) parts.push(`trace=${result.tracePath}`);
-  return `tiny-claw · ${parts.join(' · ')}`;
 }

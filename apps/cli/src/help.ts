@@ -59,7 +59,9 @@ A second signal while a run is being cancelled quits at once (its commands are s
 
 export const runHelp = `Usage: tiny-claw run [prompt] [options]
 
-Run the agent once. The final answer is printed on stdout; steps, tool calls and results on stderr.
+Run the agent once. The final answer is printed on stdout; steps, tool calls and results on stderr,
+then a summary line: stop reason, steps, tokens, the estimated cost (cost≈$0.0123, or cost=unknown
+when the model has no price; TINY_CLAW_PRICES adds prices) and the trace file.
 Use '-' as the prompt to read it from stdin.
 
 A risky tool call (a write to .env, rm, git push --force …) pauses the run before it runs; the

@@ -10,7 +10,7 @@ Every run writes its decision tree (run → steps → model and tool calls) to
 
 Commands:
   list   List traces, newest first: id, session, start, duration, status, steps, stop reason.
-  show   Print one trace as a tree with durations, statuses, tokens and errors.
+  show   Print one trace as a tree with durations, statuses, tokens, costs and errors.
   view   Write one trace as a self-contained HTML page (no network) and print its path.
 
 'last' is the newest trace of any session, or of --session NAME when given. An id may be shortened
