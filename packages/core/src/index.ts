@@ -67,7 +67,7 @@ export {
   type ToolDefinition,
   toolCallSchema,
 } from './messages.js';
-export { type Logger, type LogLevel, nullLogger } from './observe/logger.js';
+export { type LogFields, type Logger, type LogLevel, nullLogger } from './observe/logger.js';
 export {
   findModelPrice,
   type ModelPrice,

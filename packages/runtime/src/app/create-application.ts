@@ -40,7 +40,8 @@ export async function createApplication(
   settings: Settings,
   overrides: ApplicationOverrides = {},
 ): Promise<Application> {
-  const logger = overrides.logger ?? createStderrLogger(settings.logLevel);
+  const logger =
+    overrides.logger ?? createStderrLogger(settings.logLevel, { format: settings.logFormat });
   // The tools are bound to the workdir, so it must exist before they are built.
   await assertWorkdir(settings.workdir);
   const tools = createRuntimeTools(settings);

@@ -29,6 +29,7 @@ describe('loadSettings defaults', () => {
       traceMode: 'metadata',
       traceMaxPayloadChars: 4000,
       logLevel: 'warn',
+      logFormat: 'text',
       server: { host: '0.0.0.0', port: 8000 },
       contextMaxChars: 120_000,
       contextRetainLastMessages: 8,
@@ -175,6 +176,14 @@ describe('loadSettings values', () => {
     ['critical', 'error'],
   ])('maps TINY_CLAW_LOG_LEVEL=%s to %s', (raw, level) => {
     expect(load({ TINY_CLAW_LOG_LEVEL: raw }).logLevel).toBe(level);
+  });
+
+  it.each([
+    ['text', 'text'],
+    ['JSON', 'json'],
+    [' json ', 'json'],
+  ])('maps TINY_CLAW_LOG_FORMAT=%j to %s', (raw, format) => {
+    expect(load({ TINY_CLAW_LOG_FORMAT: raw }).logFormat).toBe(format);
   });
 
   it('accepts integers at the edges of their ranges', () => {

@@ -92,6 +92,7 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     traceMode: read(v.traceMode),
     traceMaxPayloadChars: read(v.traceMaxPayloadChars),
     logLevel: read(v.logLevel),
+    logFormat: read(v.logFormat),
     server: Object.freeze({ host: read(v.serverHost), port: read(v.serverPort) }),
     contextMaxChars: read(v.contextMaxChars),
     contextRetainLastMessages: read(v.contextRetainLastMessages),

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   APPROVAL_PROVIDERS,
   FEISHU_MODES,
+  LOG_FORMATS,
   LOG_LEVELS,
   PROVIDER_SETTINGS,
   SANDBOX_SETTINGS,
@@ -184,6 +185,13 @@ export const SETTING_VARIABLES = {
     schema: () => choiceSchema(LOG_LEVELS, { warning: 'warn', critical: 'error' }),
     fallback: () => 'warn' as const,
     show: (s) => s.logLevel,
+  }),
+  logFormat: variable('TINY_CLAW_LOG_FORMAT', {
+    description:
+      'How log lines are written to stderr: text (time, level, message, key=value fields) or json (one object per line).',
+    schema: () => choiceSchema(LOG_FORMATS),
+    fallback: () => 'text' as const,
+    show: (s) => s.logFormat,
   }),
   serverHost: variable('TINY_CLAW_SERVER_HOST', {
     description: 'Address the server listens on.',

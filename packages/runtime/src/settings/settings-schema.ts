@@ -25,6 +25,9 @@ export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
 /** Log levels after normalisation (`warning` → `warn`, `critical` → `error`). */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
+/** Accepted values of `TINY_CLAW_LOG_FORMAT`: plain text lines, or one JSON object per line. */
+export const LOG_FORMATS = ['text', 'json'] as const;
+
 /** The value of `TINY_CLAW_PROVIDER`. */
 export type ProviderSetting = (typeof PROVIDER_SETTINGS)[number];
 
@@ -36,6 +39,9 @@ export type TraceModeSetting = (typeof TRACE_MODES)[number];
 
 /** The value of `TINY_CLAW_LOG_LEVEL`. */
 export type LogLevelSetting = (typeof LOG_LEVELS)[number];
+
+/** The value of `TINY_CLAW_LOG_FORMAT`. */
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 /**
  * Where a variable's effective value came from, strongest first: the real environment, the file
@@ -161,6 +167,8 @@ export interface Settings {
   readonly traceMode: TraceModeSetting;
   readonly traceMaxPayloadChars: number;
   readonly logLevel: LogLevelSetting;
+  /** How log lines are written to stderr: `text` or one JSON object per line. */
+  readonly logFormat: LogFormatSetting;
   readonly server: { readonly host: string; readonly port: number };
   readonly contextMaxChars: number;
   readonly contextRetainLastMessages: number;

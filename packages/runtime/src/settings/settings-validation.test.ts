@@ -36,6 +36,7 @@ const invalidValues: ReadonlyArray<readonly [string, string, string]> = [
   ['TINY_CLAW_TRACE_MODE', 'full', 'expected one of: off, metadata, replay'],
   ['TINY_CLAW_TRACE_MAX_PAYLOAD_CHARS', '0', 'expected an integer of at least 1'],
   ['TINY_CLAW_LOG_LEVEL', 'verbose', 'expected one of: debug, info, warn, error'],
+  ['TINY_CLAW_LOG_FORMAT', 'logfmt', 'expected one of: text, json'],
   ['TINY_CLAW_SERVER_PORT', '0', 'expected an integer from 1 to 65535'],
   ['TINY_CLAW_SERVER_PORT', '65536', 'expected an integer from 1 to 65535'],
   ['TINY_CLAW_SERVER_PORT', 'http', 'expected an integer from 1 to 65535'],
