@@ -30,6 +30,10 @@ Feishu settings (environment or the env file):
   FEISHU_DOMAIN=feishu|lark|<base URL>   which open API (default feishu)
   FEISHU_APPROVERS=ou_a,ou_b             who may approve risky calls besides the requester
 
+Logs (stderr): TINY_CLAW_LOG_LEVEL=info writes a line per run started and finished and per approval
+requested and decided (debug adds one per tool call; never message text or tool arguments);
+TINY_CLAW_LOG_FORMAT=json writes each as one JSON object per line (default text).
+
 The settings file (--env-file or ./.env) and tiny-claw's other settings files are out of every
 tool's reach: no tool reads or writes them, sandboxed commands do not see them.
 

@@ -1,8 +1,9 @@
-import { rootWorkdirRefusal, type SettingWarning } from '@tiny-claw/runtime';
+import { createStderrLogger, rootWorkdirRefusal, type SettingWarning } from '@tiny-claw/runtime';
 import { type ServerArgs, UsageError } from './args.js';
 import { ServerExit, type ServerProcess } from './main.js';
 import { loadServerSettings } from './server/load-server-settings.js';
 import { startServer } from './server/start-server.js';
+import { serverNotices } from './server-notices.js';
 
 /**
  * Run the server until SIGINT or SIGTERM, then shut down gracefully and resolve to 0. A second
@@ -24,8 +25,9 @@ export async function serve(
     homeDir: proc.homeDir,
     envFile: args.envFile,
   });
+  const notice = serverNotices(settings.logFormat, proc.stderr);
   for (const warning of warnings)
-    proc.stderr(`tiny-claw-server: warning: ${describeWarning(warning)}\n`);
+    notice('warn', `tiny-claw-server: warning: ${describeWarning(warning)}`);
   const refusal = await rootWorkdirRefusal(settings, {
     homeDirs: [proc.env.HOME, proc.homeDir],
     consent: args.allowRootWorkdir === true,
@@ -34,6 +36,10 @@ export async function serve(
   if (refusal !== undefined) throw new UsageError(refusal);
   const server = await startServer({
     settings,
+    logger: createStderrLogger(settings.logLevel, {
+      format: settings.logFormat,
+      write: proc.stderr,
+    }),
     options: {
       host: args.host ?? settings.server.host,
       port: args.port ?? settings.server.port,
@@ -49,8 +55,16 @@ export async function serve(
       : health.feishu.mode === 'ws'
         ? `Feishu over the long connection (${health.feishu.domain})`
         : `Feishu events at POST ${health.feishu.eventPath} (${health.feishu.domain}, checked by ${health.feishu.verification})`;
-  proc.stderr(
-    `tiny-claw-server ${health.version} listening on ${server.url} · provider ${health.provider.name} · approvals ${health.approvals} · ${where}\n`,
+  notice(
+    'info',
+    `tiny-claw-server ${health.version} listening on ${server.url} · provider ${health.provider.name} · approvals ${health.approvals} · ${where}`,
+    {
+      version: health.version,
+      url: server.url,
+      provider: health.provider.name,
+      model: health.provider.model,
+      approvals: health.approvals,
+    },
   );
 
   return new Promise<number>((resolve) => {
@@ -58,22 +72,23 @@ export async function serve(
     const remove = proc.onSignal((signal) => {
       signals += 1;
       if (signals > 1) {
-        proc.stderr(`tiny-claw-server: ${signal} again, quitting without waiting\n`);
+        notice('warn', `tiny-claw-server: ${signal} again, quitting without waiting`);
         proc.exit(signal === 'SIGINT' ? ServerExit.interrupted : ServerExit.terminated);
         return;
       }
-      proc.stderr(
-        `tiny-claw-server: ${signal}, shutting down (running work gets time to finish; send it again to quit at once)\n`,
+      notice(
+        'info',
+        `tiny-claw-server: ${signal}, shutting down (running work gets time to finish; send it again to quit at once)`,
       );
       server.close().then(
         () => {
           remove();
-          proc.stderr('tiny-claw-server: stopped\n');
+          notice('info', 'tiny-claw-server: stopped');
           resolve(ServerExit.ok);
         },
         (error: unknown) => {
           remove();
-          proc.stderr(`tiny-claw-server: shutdown failed: ${String(error)}\n`);
+          notice('error', `tiny-claw-server: shutdown failed: ${String(error)}`);
           resolve(ServerExit.runtime);
         },
       );

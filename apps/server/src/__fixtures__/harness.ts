@@ -1,4 +1,4 @@
-import type { LLMProvider, LLMRequest, LLMResponse, Logger } from '@tiny-claw/core';
+import type { LLMProvider, LLMRequest, LLMResponse, LogFields, Logger } from '@tiny-claw/core';
 import {
   createTempWorkspace,
   type FakeFeishuServer,
@@ -18,13 +18,32 @@ export const ENCRYPT_KEY = 'encrypt-key-Hy7mQ3sVd1KpR6Wf';
 export const VERIFICATION_TOKEN = 'verification-token-Bn5Tx2Lq8Zc4';
 export const EVENT_PATH = '/api/events/feishu';
 
-/** A logger keeping every line, to check what the server writes (and never writes). */
-export function memoryLogger(): Logger & { lines: string[] } {
+/** One call of a {@link memoryLogger}. */
+export interface LoggedRecord {
+  level: string;
+  message: string;
+  fields: LogFields;
+}
+
+/**
+ * A logger keeping every line, to check what the server writes (and never writes): `lines` as
+ * `<level> <message>`, `records` with their fields.
+ */
+export function memoryLogger(): Logger & { lines: string[]; records: LoggedRecord[] } {
   const lines: string[] = [];
-  const add = (level: string) => (message: string) => {
+  const records: LoggedRecord[] = [];
+  const add = (level: string) => (message: string, fields: LogFields = {}) => {
     lines.push(`${level} ${message}`);
+    records.push({ level, message, fields });
   };
-  return { lines, debug: add('debug'), info: add('info'), warn: add('warn'), error: add('error') };
+  return {
+    lines,
+    records,
+    debug: add('debug'),
+    info: add('info'),
+    warn: add('warn'),
+    error: add('error'),
+  };
 }
 
 export interface HarnessOptions {

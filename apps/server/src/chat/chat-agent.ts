@@ -3,6 +3,7 @@ import {
   type ApprovalRequiredEvent,
   feishuChatSession,
   type Logger,
+  type RunEventListener,
   type RunMode,
   type RunResult,
   TinyClawError,
@@ -17,6 +18,7 @@ import { parseApprovalCommand } from './approval-command.js';
 import { ChatOutbox } from './chat-outbox.js';
 import { ChatQueue, type ChatTask } from './chat-queue.js';
 import { chatText } from './chat-text.js';
+import { runLog } from './run-log.js';
 import { runProgress } from './run-progress.js';
 
 /** Cards remembered for updating after a decision typed as a command; the oldest go first. */
@@ -165,13 +167,17 @@ export class ChatAgent {
     const { app, mode, maxSteps, signal } = this.#options;
     const outbox = new ChatOutbox(this.#options.sender, message.chatId);
     const posted = new Set<string>();
-    const onEvent = runProgress({
+    const progress = runProgress({
       line: (line) => outbox.progress(line),
       approvalRequired: async (event) => {
         if (await this.#postCard(event, message.chatId, outbox, message.messageId))
           posted.add(event.approvalId);
       },
     });
+    const onEvent = logged(
+      progress,
+      runLog(this.#options.logger, { chatId: message.chatId, messageId: message.messageId }),
+    );
     let result: RunResult;
     try {
       const session = await feishuChatSession(app.settings.workdir, message.chatId);
@@ -187,6 +193,7 @@ export class ChatAgent {
     } catch (error) {
       this.#options.logger.warn(
         `feishu: run for chat ${message.chatId} failed: ${describe(error)}`,
+        { chat_id: message.chatId, message_id: message.messageId },
       );
       outbox.text(chatText.failed(describe(error)), message.messageId);
       await outbox.idle();
@@ -205,7 +212,7 @@ export class ChatAgent {
       return;
     }
     const posted = new Set<string>();
-    const onEvent = runProgress({
+    const progress = runProgress({
       line: (line) => outbox.progress(line),
       resumed: (event) => {
         outbox.text(
@@ -226,6 +233,10 @@ export class ChatAgent {
           posted.add(event.approvalId);
       },
     });
+    const onEvent = logged(
+      progress,
+      runLog(this.#options.logger, { chatId: decision.chatId, messageId: decision.replyTo }),
+    );
     let result: RunResult;
     try {
       const session = await feishuChatSession(app.settings.workdir, decision.chatId);
@@ -240,9 +251,21 @@ export class ChatAgent {
       });
     } catch (error) {
       outbox.text(refusalText(decision, error), decision.replyTo);
-      if (!(error instanceof ApprovalError)) {
+      const fields = {
+        chat_id: decision.chatId,
+        approval_id: decision.approvalId,
+        decision: decision.decision === 'approve' ? 'approved' : 'rejected',
+        decided_by: decision.actor,
+      };
+      if (error instanceof ApprovalError) {
+        this.#options.logger.info('approval decision refused', {
+          ...fields,
+          refusal: error.refusal,
+        });
+      } else {
         this.#options.logger.warn(
           `feishu: deciding ${decision.approvalId} failed: ${describe(error)}`,
+          fields,
         );
       }
       await outbox.idle();
@@ -321,6 +344,14 @@ export class ChatAgent {
       }
     }
   }
+}
+
+/** The chat's progress listener, with the run's log lines written first (they never throw). */
+function logged(progress: RunEventListener, log: RunEventListener): RunEventListener {
+  return (event) => {
+    void log(event);
+    return progress(event);
+  };
 }
 
 function refusalText(decision: Decision, error: unknown): string {

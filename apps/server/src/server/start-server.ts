@@ -96,7 +96,7 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
   }
   const knownSecrets = secretsOf(settings);
   const logger = scrubbingLogger(
-    input.logger ?? createStderrLogger(settings.logLevel),
+    input.logger ?? createStderrLogger(settings.logLevel, { format: settings.logFormat }),
     knownSecrets,
   );
   const app = await createApplication(settings, {
