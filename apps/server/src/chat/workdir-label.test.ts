@@ -4,7 +4,7 @@ import { workdirLabel } from './workdir-label.js';
 describe('a workdir in a chat message shows its last two segments', () => {
   it.each([
     ['/srv/teams/alice/tiny-claw', '…/alice/tiny-claw'],
-    ['/home/bob/work/repo/', '…/work/repo'],
+    ['/home/bob/projects/repo/', '…/projects/repo'],
     ['/srv/app', '/srv/app'],
     ['/app', '/app'],
     ['/', '/'],
