@@ -29,6 +29,9 @@ Commands:
 
 Run 'tiny-claw <command> --help' for the options of a command.
 
+The server that drives the agent from Feishu / Lark chats is a separate program, not a command:
+tiny-claw-server (package @tiny-claw/server). In the repository: pnpm exec tiny-claw-server --help
+
 Settings come from, strongest first: environment variables, --env-file PATH,
 ~/.config/tiny-claw/.env (or $XDG_CONFIG_HOME/tiny-claw/.env), and ./.env only in a folder you
 trusted with 'tiny-claw trust' (a project's .env is its own, not tiny-claw's; you are told when it

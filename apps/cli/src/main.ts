@@ -2,6 +2,7 @@ import { takeGlobalFlags, useSettingsInvocation } from './env-file-flag.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { mainHelp } from './help.js';
 import { type Output, processOutput } from './output.js';
+import { serverCommands, serverPointer } from './server-pointer.js';
 import { UsageError } from './usage-error.js';
 import { cliVersion } from './version.js';
 
@@ -57,6 +58,7 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       const { trustCommand } = await import('./commands/trust.js');
       return await trustCommand(command, rest, out);
     }
+    if (serverCommands.includes(command)) throw new UsageError(serverPointer(command));
     throw new UsageError(
       `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust or untrust`,
     );
