@@ -39,7 +39,8 @@ changed since you trusted it). No tool can read or change the --env-file, ~/.con
 or the trust list. For example:
   TINY_CLAW_PROVIDER=auto|openai|claude|anthropic|echo|scripted   TINY_CLAW_SCRIPT=<script.json>
   TINY_CLAW_STATE_DIR (default ~/.tiny-claw)   TINY_CLAW_WORKDIR (default: current directory)
-  TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS   TINY_CLAW_LOG_LEVEL
+  TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS
+  TINY_CLAW_LOG_LEVEL=debug|info|warn|error (default warn)   TINY_CLAW_LOG_FORMAT=text|json (default text)
   TINY_CLAW_APPROVAL_PROVIDER=auto|off|cli   TINY_CLAW_APPROVAL_REQUIRED_TOOLS (default bash,edit,write)
   TINY_CLAW_APPROVAL_TIMEOUT_SECONDS (default 3600)
 'tiny-claw health' lists every setting with its effective value.
