@@ -2,7 +2,8 @@
  * The dependency law, checked by reading every package.json and every import. Core stays a small
  * kernel that any adapter can depend on, so:
  * 1. core imports no other workspace package and no vendor SDK: only relative modules, `node:`
- *    built-ins, `zod` (schemas at its boundaries) and `yaml` (skill frontmatter);
+ *    built-ins and `zod` (schemas at its boundaries). It reads no project file either: AGENTS.md
+ *    and skills (with their YAML frontmatter) are `@tiny-claw/workspace`'s;
  * 2. each vendor SDK is a runtime dependency of its one owner package only;
  * 3. nothing in packages/ depends on or imports from apps/.
  */
@@ -19,7 +20,7 @@ export const SDK_OWNERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** What core's own (non-test) source may import besides relative paths and `node:` built-ins. */
-const CORE_ALLOWED = new Set(['zod', 'yaml']);
+const CORE_ALLOWED = new Set(['zod']);
 /** What core's tests may import: the same, plus the test tools. */
 const CORE_TEST_ALLOWED = new Set([...CORE_ALLOWED, 'vitest', 'fast-check']);
 

@@ -32,6 +32,12 @@ export {
   type ClaimedApproval,
 } from './approval/approval-gate.js';
 export { FOOTER_CHARS_KEY } from './context/compactor.js';
+export type {
+  LoadedProjectContext,
+  ProjectContext,
+  ProjectContextInput,
+  SelectedSkill,
+} from './context/project-context.js';
 export {
   CancelledError,
   ConfigurationError,

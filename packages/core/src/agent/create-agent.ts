@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import { type CompactionOptions, DEFAULT_COMPACTION } from '../context/compactor.js';
 import { ContextBuilder } from '../context/context-builder.js';
+import type { ProjectContext } from '../context/project-context.js';
 import { ConfigurationError } from '../errors.js';
 import { type RunMode, runModes } from '../loop/run-types.js';
 import { type Logger, nullLogger } from '../observe/logger.js';
@@ -58,8 +59,11 @@ export interface AgentOptions {
   onEvent?: RunEventListener;
   /** Where warnings go (a memory file that cannot be read, a skipped skill); default nowhere. */
   logger?: Logger;
-  /** Read `AGENTS.md` and the project's skills from the workdir (default true). */
-  projectContext?: boolean;
+  /**
+   * What the project adds to every run (default none: the agent reads no file of the workdir).
+   * `workspaceContext()` from `@tiny-claw/workspace` sends `AGENTS.md` and the project's skills.
+   */
+  projectContext?: ProjectContext;
   /** Output-token limit of each model call (default: the provider's). */
   maxTokens?: number;
   /** Cap on concurrently running parallel-safe tool calls (default 4). */
@@ -121,6 +125,7 @@ export function createAgent(options: AgentOptions): Agent {
     throw new ConfigurationError(agentText.badWorkdir(options.workdir));
   }
   const logger = options.logger ?? nullLogger;
+  const projectContext = checkProjectContext(options.projectContext);
   return new Agent({
     workdir: resolve(options.workdir ?? process.cwd()),
     maxSteps: positiveInteger('maxSteps', options.maxSteps, 20),
@@ -137,7 +142,7 @@ export function createAgent(options: AgentOptions): Agent {
       logger,
       context: new ContextBuilder(),
       instructions: options.instructions,
-      projectContext: options.projectContext ?? true,
+      projectContext,
       maxTokens:
         options.maxTokens === undefined
           ? undefined
@@ -177,6 +182,19 @@ function checkPolicy(policy: ToolPolicy): ToolPolicy {
     ...(policy.allow ? { allow: [...policy.allow] } : {}),
     ...(policy.deny ? { deny: [...policy.deny] } : {}),
   };
+}
+
+/**
+ * The project context, or undefined for none. `false` (the old way to turn it off) means none;
+ * `true` (the old default, which read the workdir) is refused with the fix, never ignored.
+ */
+function checkProjectContext(value: unknown): ProjectContext | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) throw new ConfigurationError(agentText.projectContextTrue);
+  if (typeof (value as Partial<ProjectContext> | null)?.load !== 'function') {
+    throw new ConfigurationError(agentText.notAProjectContext);
+  }
+  return value as ProjectContext;
 }
 
 function isTool(value: unknown): value is Tool {

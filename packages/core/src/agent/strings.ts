@@ -25,6 +25,10 @@ export const agentText = {
     `mode must be one of ${modes.join(', ')}, got ${JSON.stringify(value) ?? String(value)}.`,
   badWorkdir: (value: unknown): string =>
     `workdir must be a directory path, got ${JSON.stringify(value) ?? String(value)}.`,
+  projectContextTrue:
+    'projectContext: true is no longer accepted: core reads no project file by itself. To send AGENTS.md and the project skills, pass projectContext: workspaceContext() (workspaceContext from @tiny-claw/workspace); leave it out for none.',
+  notAProjectContext:
+    'projectContext must be a project context, an object with a load({ prompt, workdir }) method, e.g. workspaceContext() from @tiny-claw/workspace.',
   badPrompt: 'the prompt must be a string.',
   promptTooLarge: (bytes: number, limit: number, atLeast: boolean): string =>
     `${

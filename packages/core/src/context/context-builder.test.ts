@@ -1,40 +1,11 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContextBuilder, MEMORY_MAX_CHARS, renderMemory } from './context-builder.js';
+import type { ProjectContext, ProjectContextInput } from './project-context.js';
 
-let base: string;
-let workdir: string;
+const workdir = '/nonexistent/tiny-claw-context-builder';
 
-beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'tiny-claw-context-')));
-  workdir = join(base, 'repo');
-  await mkdir(workdir);
-});
-
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
-});
-
-async function put(relative: string, content: string): Promise<void> {
-  const file = join(workdir, relative);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
-
-const build = (prompt: string, memories: string[] = []) =>
-  new ContextBuilder().build({ prompt, memories, workdir });
-
-const reviewSkill = [
-  '---',
-  'name: review',
-  'description: Review a diff for bugs',
-  'argument-hint: <path>',
-  'allowed-tools: [Read, bash]',
-  '---',
-  `Review $ARGUMENTS using \${TINY_CLAW_SKILL_DIR}/checklist.md.`,
-].join('\n');
+const build = (prompt: string, memories: string[] = [], project?: ProjectContext) =>
+  new ContextBuilder().build({ prompt, memories, workdir, project });
 
 describe('ContextBuilder', () => {
   it('puts the core rules first, then memory, then the trimmed prompt', async () => {
@@ -60,118 +31,72 @@ describe('ContextBuilder', () => {
     expect(core).toContain('Use only the tools exposed for the current run');
   });
 
-  it('orders core rules, AGENTS.md, skill index, active skill, memory, prompt', async () => {
-    await put('AGENTS.md', 'Always run pnpm test before finishing.');
-    await put('.claw/skills/review/SKILL.md', reviewSkill);
-    const { messages } = await build('$review src/a.ts', ['last_response: done']);
-    expect(messages.map((m) => m.role)).toEqual([
-      'system',
-      'system',
-      'system',
-      'system',
-      'user',
-      'user',
-    ]);
-    expect(messages[0]?.content).toContain('You are Tiny Claw');
-    expect(messages[1]?.content).toContain('Project instructions from AGENTS.md');
-    expect(messages[2]?.content).toContain('Available project skills from .claw/skills.');
-    expect(messages[3]?.content).toContain('Active skill (explicit): review');
-    expect(messages[4]?.content).toBe(renderMemory(['last_response: done']));
-    expect(messages[5]?.content).toBe('$review src/a.ts');
-  });
-
-  it('puts the AGENTS.md sentence in a system message ranked above skills and below core rules', async () => {
-    await put('AGENTS.md', '\n  Use tabs for indentation in this repo.  \n');
-    const { messages } = await build('x');
-    expect(messages[1]).toEqual({
-      role: 'system',
-      content:
-        'Project instructions from AGENTS.md. These instructions have higher priority than skills and lower priority than Tiny Claw core rules.\n\nUse tabs for indentation in this repo.',
+  it('puts the trimmed instructions right after the core system prompt', async () => {
+    const built = await new ContextBuilder().build({
+      prompt: 'x',
+      memories: [],
+      workdir,
+      instructions: '  Be brief.  ',
     });
-  });
-
-  it('cuts AGENTS.md at 32,000 characters and says so', async () => {
-    await put('AGENTS.md', `${'a'.repeat(32_000)}TAIL`);
-    const { messages, warnings } = await build('x');
-    const content = messages[1]?.content ?? '';
-    expect(content).toContain('a'.repeat(32_000));
-    expect(content).not.toContain('TAIL');
-    expect(content.endsWith('\n\n[Project instructions truncated by Tiny Claw.]')).toBe(true);
-    expect(warnings).toEqual([
-      'AGENTS.md is longer than 32000 characters; only the first 32000 were used',
+    expect(built.messages.slice(1)).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'x' },
     ]);
-
-    await put('AGENTS.md', 'a'.repeat(32_000));
-    const exact = await build('x');
-    expect(exact.messages[1]?.content).not.toContain('truncated');
   });
+});
 
-  it('refuses an AGENTS.md symlink that escapes the workdir', async () => {
-    await writeFile(join(base, 'secret.md'), 'SECRET INSTRUCTIONS');
-    await symlink(join(base, 'secret.md'), join(workdir, 'AGENTS.md'));
-    const { messages, warnings } = await build('x');
-    expect(messages.some((m) => m.content.includes('SECRET'))).toBe(false);
-    expect(warnings).toEqual(['AGENTS.md was skipped: it resolves to a path outside the workdir']);
-  });
-
-  it('skips an AGENTS.md that is not UTF-8, with a warning', async () => {
-    await writeFile(join(workdir, 'AGENTS.md'), Buffer.from([0xff, 0xfe, 0xfd]));
-    const { messages, warnings } = await build('x');
-    expect(messages).toHaveLength(2);
-    expect(warnings).toEqual(['AGENTS.md was skipped: it is not valid UTF-8 text']);
-  });
-
-  it('runs an explicit skill with substitutions and narrows tools to its lower-cased allowed-tools', async () => {
-    await put('.claw/skills/review/SKILL.md', reviewSkill);
-    const { messages, selectedSkill, allowedTools } = await build('/review src/a.ts');
-    const skillDir = join(workdir, '.claw', 'skills', 'review');
-    expect(selectedSkill).toEqual({
-      name: 'review',
-      explicit: true,
-      arguments: 'src/a.ts',
-      dir: skillDir,
+describe('a project context adds its system messages between the instructions and memory', () => {
+  it('asks it once with the untrimmed prompt and the workdir, and keeps its order', async () => {
+    const asked: ProjectContextInput[] = [];
+    const project: ProjectContext = {
+      load: async (input) => {
+        asked.push(input);
+        return { system: ['project rules', 'skill index'], warnings: ['a file was skipped'] };
+      },
+    };
+    const built = await new ContextBuilder().build({
+      prompt: ' $review a.ts ',
+      memories: ['last_response: done'],
+      workdir,
+      instructions: 'Be brief.',
+      project,
     });
-    expect(allowedTools).toEqual(['read', 'bash']);
-    const active = messages[2]?.content ?? '';
-    expect(active).toContain('Allowed tools declared by skill: read, bash');
-    expect(active.endsWith(`Review src/a.ts using ${skillDir}/checklist.md.`)).toBe(true);
-    expect(messages[1]?.content).toContain('- review - Review a diff for bugs args=<path>');
-  });
-
-  it('does not narrow tools when the selected skill declares none', async () => {
-    await put('.claw/skills/notes/SKILL.md', '---\ndescription: Write release notes\n---\nSteps');
-    const { selectedSkill, allowedTools } = await build('write the release notes');
-    expect(selectedSkill).toMatchObject({ name: 'notes', explicit: false });
-    expect(selectedSkill?.arguments).toBe('write the release notes');
-    expect(allowedTools).toBeUndefined();
-  });
-
-  it('selects no skill for an unknown explicit name and warns, while still listing the skills', async () => {
-    await put('.claw/skills/review/SKILL.md', reviewSkill);
-    const { messages, selectedSkill, allowedTools, warnings } = await build(
-      '$nope review the diff for bugs',
-    );
-    expect(selectedSkill).toBeUndefined();
-    expect(allowedTools).toBeUndefined();
-    expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user']);
-    expect(warnings).toEqual([
-      'no skill named nope can be invoked; the run continues without a skill',
+    expect(asked).toEqual([{ prompt: ' $review a.ts ', workdir }]);
+    expect(built.messages.map((m) => [m.role, m.content])).toEqual([
+      ['system', expect.stringContaining('You are Tiny Claw')],
+      ['system', 'Be brief.'],
+      ['system', 'project rules'],
+      ['system', 'skill index'],
+      ['user', renderMemory(['last_response: done'])],
+      ['user', '$review a.ts'],
     ]);
+    expect(built.warnings).toEqual(['a file was skipped']);
+    expect(built.selectedSkill).toBeUndefined();
+    expect(built.allowedTools).toBeUndefined();
   });
 
-  it('skips a malformed SKILL.md with a warning instead of failing the run', async () => {
-    await put('.claw/skills/Bad_Dir/SKILL.md', '---\nname: Not Valid\n---\nbody');
-    const { messages, warnings } = await build('x');
-    expect(messages).toHaveLength(2);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('.claw/skills/Bad_Dir/SKILL.md was skipped');
+  it('passes on the selected skill and the tool narrowing it returns', async () => {
+    const skill = { name: 'review', explicit: true, arguments: 'a.ts', dir: '/repo/review' };
+    const project: ProjectContext = {
+      load: async () => ({
+        system: ['active skill'],
+        selectedSkill: skill,
+        allowedTools: ['lookup'],
+        warnings: [],
+      }),
+    };
+    const built = await build('$review a.ts', [], project);
+    expect(built.selectedSkill).toEqual(skill);
+    expect(built.allowedTools).toEqual(['lookup']);
   });
 
-  it('warns and builds the bare context when the workdir does not exist', async () => {
-    const missing = join(base, 'missing');
-    const built = await new ContextBuilder().build({ prompt: 'x', memories: [], workdir: missing });
-    expect(built.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(built.warnings[0]).toContain(`workdir ${missing} could not be resolved`);
+  it('fails the build when the project context throws', async () => {
+    const project: ProjectContext = {
+      load: async () => {
+        throw new Error('broken project context');
+      },
+    };
+    await expect(build('x', [], project)).rejects.toThrow('broken project context');
   });
 });
 

@@ -1,16 +1,6 @@
-import { realpath } from 'node:fs/promises';
 import { type Message, msg } from '../messages.js';
-import { loadProjectInstructions } from './agents-md.js';
-import type { Skill } from './skills/skill.js';
-import { discoverSkills } from './skills/skill-discovery.js';
-import { renderActiveSkill, renderSkillIndex } from './skills/skill-render.js';
-import { selectSkill } from './skills/skill-selection.js';
-import {
-  contextWarnings,
-  coreSystemPrompt,
-  memoryBlock,
-  memoryTruncatedNotice,
-} from './strings.js';
+import type { LoadedProjectContext, ProjectContext, SelectedSkill } from './project-context.js';
+import { coreSystemPrompt, memoryBlock, memoryTruncatedNotice } from './strings.js';
 
 /** Memory injected into the prompt (its whole block) is capped so old runs cannot crowd out the task. */
 export const MEMORY_MAX_CHARS = 4000;
@@ -28,24 +18,8 @@ export interface BuildContextInput {
   workdir: string;
   /** Extra system text from whoever built the agent, right after the core system prompt. */
   instructions?: string;
-  /** Read `AGENTS.md` and the project's skills from the workdir (default true). */
-  project?: boolean;
-}
-
-/**
- * The skill a run uses, as the loop and its logs need it.
- *
- * @example
- * const skill: SelectedSkill = { name: 'review', explicit: true, arguments: 'src/a.ts', dir: '/repo/.claw/skills/review' };
- */
-export interface SelectedSkill {
-  name: string;
-  /** True for `$name` / `/name`, false for automatic selection. */
-  explicit: boolean;
-  /** The value substituted for `$ARGUMENTS`. */
-  arguments: string;
-  /** Absolute skill directory. */
-  dir: string;
+  /** What the project adds (AGENTS.md, skills …); undefined: nothing is read. */
+  project?: ProjectContext | undefined;
 }
 
 /**
@@ -58,7 +32,7 @@ export interface BuiltContext {
   messages: Message[];
   selectedSkill?: SelectedSkill;
   /**
-   * Lower-case tool names the selected skill narrows the run to; undefined = no narrowing. The loop
+   * Tool names the project context narrows the run to; undefined = no narrowing. The loop
    * intersects it with the registered and policy-allowed tools, for the definitions it sends and
    * for execution alike. It can only remove tools, never add one.
    */
@@ -68,66 +42,38 @@ export interface BuiltContext {
 }
 
 /**
- * Compose what the model sees at the start of a run, in this order: the core system prompt,
- * `AGENTS.md`, the skill index, the active skill (system messages), then recent memory as a
- * delimited user-role block of past conversation data, and the trimmed user prompt.
- * Project files are read once per call and only from inside the workdir; a file that cannot be used
- * becomes a warning, never an error.
+ * Compose what the model sees at the start of a run, in this order: the core system prompt, the
+ * agent's instructions, the project context's system messages (with `workspaceContext()`:
+ * AGENTS.md, the skill index, the active skill), then recent memory as a delimited user-role block
+ * of past conversation data, and the trimmed user prompt. Without a project context nothing is
+ * read from the workdir.
  *
  * @example
  * const { messages, allowedTools, warnings } = await new ContextBuilder().build({
  *   prompt: '$review src/a.ts',
  *   memories: [],
  *   workdir: '/repo',
+ *   project: workspaceContext(),
  * });
  */
 export class ContextBuilder {
   async build(input: BuildContextInput): Promise<BuiltContext> {
-    const warnings: string[] = [];
     const messages: Message[] = [msg.system(coreSystemPrompt)];
     const instructions = input.instructions?.trim();
     if (instructions) messages.push(msg.system(instructions));
-    let skills: Skill[] = [];
-    const realWorkdir =
-      input.project === false
-        ? undefined
-        : await realpath(input.workdir).catch((error: unknown) => {
-            warnings.push(contextWarnings.workdirUnreadable(input.workdir, describe(error)));
-            return undefined;
-          });
-    if (realWorkdir !== undefined) {
-      const [project, discovery] = await Promise.all([
-        loadProjectInstructions(realWorkdir),
-        discoverSkills(realWorkdir),
-      ]);
-      warnings.push(...project.warnings, ...discovery.warnings);
-      if (project.message !== undefined) messages.push(msg.system(project.message));
-      skills = discovery.skills;
-    }
-    if (skills.length > 0) messages.push(msg.system(renderSkillIndex(skills)));
-
-    const selection = selectSkill(skills, input.prompt);
-    const skill = selection.skill;
-    if (skill) messages.push(msg.system(renderActiveSkill(skill, selection)));
-    else if (selection.requestedName !== undefined) {
-      warnings.push(contextWarnings.skillUnknown(selection.requestedName));
-    }
+    const project: LoadedProjectContext = input.project
+      ? await input.project.load({ prompt: input.prompt, workdir: input.workdir })
+      : { system: [], warnings: [] };
+    for (const text of project.system) messages.push(msg.system(text));
 
     // Memory holds user and model text: it goes in as user-role data, never as a system message.
     const memory = renderMemory(input.memories);
     if (memory) messages.push(msg.user(memory));
     messages.push(msg.user(input.prompt.trim()));
 
-    const built: BuiltContext = { messages, warnings };
-    if (skill) {
-      built.selectedSkill = {
-        name: skill.name,
-        explicit: selection.explicit,
-        arguments: selection.arguments,
-        dir: skill.dir,
-      };
-      if (skill.allowedTools.length > 0) built.allowedTools = skill.allowedTools;
-    }
+    const built: BuiltContext = { messages, warnings: [...project.warnings] };
+    if (project.selectedSkill) built.selectedSkill = { ...project.selectedSkill };
+    if (project.allowedTools) built.allowedTools = [...project.allowedTools];
     return built;
   }
 }
@@ -179,9 +125,4 @@ const MEMORY_TAG = /<(\/?)(past_conversation)>/gi;
 
 function defuseTags(line: string): string {
   return line.replace(MEMORY_TAG, '&lt;$1$2>');
-}
-
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }

@@ -52,7 +52,6 @@ async function lastCompaction(usage: LLMUsage | undefined): Promise<CompactionRe
     provider: provider(usage),
     tools: [pageTool],
     workdir,
-    projectContext: false,
     // 60,000 characters, so 15,000 tokens: two pages fit both, until tokens count double.
     compaction: { maxChars: 60_000, retainLastMessages: 1 },
     onEvent: (event) => {

@@ -2,6 +2,7 @@ import type { ToolPolicy } from '../agent/tool-policy.js';
 import type { ApprovalGate } from '../approval/approval-gate.js';
 import type { CompactionOptions } from '../context/compactor.js';
 import type { ContextBuilder } from '../context/context-builder.js';
+import type { ProjectContext } from '../context/project-context.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../observe/logger.js';
 import type { PriceTable } from '../observe/price-table.js';
@@ -37,8 +38,8 @@ export interface RunSetup {
   logger: Logger;
   context: ContextBuilder;
   instructions: string | undefined;
-  /** Read `AGENTS.md` and project skills from the workdir. */
-  projectContext: boolean;
+  /** What the project adds at the start of every run (AGENTS.md, skills …); undefined: nothing. */
+  projectContext: ProjectContext | undefined;
   maxTokens: number | undefined;
   maxParallelTools: number;
   compaction: CompactionOptions;
@@ -87,8 +88,9 @@ export function startRun(setup: RunSetup, request: RunRequest): Promise<RunResul
 
 /**
  * Fill a fresh state with what the model sees first: the context (system prompt, instructions,
- * AGENTS.md, skills, recent memory, the prompt) and the mode's opening messages, and settle which
- * tools the run may use. Returns a stop when the mode ends the run without calling the model.
+ * the project context's messages, recent memory, the prompt) and the mode's opening messages, and
+ * settle which tools the run may use. Returns a stop when the mode ends the run without calling
+ * the model.
  */
 async function openRun(
   state: RunState,

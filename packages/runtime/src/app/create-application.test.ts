@@ -159,6 +159,51 @@ describe('createApplication', () => {
     expect(result.sessionKey).toMatch(/^cli-[0-9a-f]{12}-work$/);
   });
 
+  it('sends the workdir’s AGENTS.md and skills, and the selected skill narrows the tools', async () => {
+    await ws.write('AGENTS.md', 'Always answer in British English, mate.\n');
+    await ws.write(
+      '.claw/skills/review/SKILL.md',
+      '---\nname: review\ndescription: Review code\nallowed-tools: read\n---\nReview $ARGUMENTS.\n',
+    );
+    const provider = new ScriptedProvider({ turns: [{ text: 'ok' }] });
+    const app = await createApplication(
+      settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,write', TINY_CLAW_APPROVAL_PROVIDER: 'off' }),
+      { provider, logger: silent },
+    );
+    await app.run({ prompt: '$review src/a.ts' });
+    const system = provider.requests[0]?.messages.filter((m) => m.role === 'system') ?? [];
+    expect(system.map((m) => m.content.split('\n')[0])).toEqual([
+      'You are Tiny Claw, a coding agent working inside one workspace directory through the tools you are given.',
+      'Project instructions from AGENTS.md. These instructions have higher priority than skills and lower priority than Tiny Claw core rules.',
+      'Available project skills from .claw/skills.',
+      'Active skill (explicit): review',
+    ]);
+    expect(system[1]?.content).toContain('Always answer in British English, mate.');
+    expect(system[3]?.content).toContain('Review src/a.ts.');
+    expect(provider.requests[0]?.tools.map((t) => t.name)).toEqual(['read']);
+  });
+
+  it('gives the explorer’s child run the workdir’s AGENTS.md as well', async () => {
+    await ws.write('AGENTS.md', 'Always answer in British English, mate.\n');
+    const provider = new ScriptedProvider({
+      turns: [
+        { tool_calls: [{ name: 'explore', arguments: { task: 'where is alpha?' } }] },
+        { text: 'alpha is in a.txt' },
+        { text: 'a.txt' },
+      ],
+    });
+    const app = await createApplication(settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'explore' }), {
+      provider,
+      logger: silent,
+    });
+    expect((await app.run({ prompt: 'find alpha' })).text).toBe('a.txt');
+    expect(provider.requests).toHaveLength(3);
+    for (const request of provider.requests.slice(0, 2)) {
+      const system = request.messages.filter((m) => m.role === 'system');
+      expect(system.some((m) => m.content.includes('British English, mate.'))).toBe(true);
+    }
+  });
+
   it('keeps RUNTIME_VERSION in step with package.json', async () => {
     const manifest = JSON.parse(
       await readFile(new URL('../../package.json', import.meta.url), 'utf8'),

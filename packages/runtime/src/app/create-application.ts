@@ -1,4 +1,5 @@
 import { createAgent, createFileStore, type LLMProvider, type Logger } from '@tiny-claw/core';
+import { workspaceContext } from '@tiny-claw/workspace';
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { Application, assertWorkdir } from './application.js';
@@ -29,7 +30,8 @@ export interface ApplicationOverrides {
 /**
  * Assemble the application from validated settings with the same `createAgent` an embedder uses:
  * the provider (its vendor prices extended by `TINY_CLAW_PRICES`), the enabled workspace tools
- * under the allow/deny policy, the file store under the state dir, the tracer. Throws
+ * under the allow/deny policy, the workdir's `AGENTS.md` and skills (`workspaceContext()`), the
+ * file store under the state dir, the tracer. Throws
  * `ConfigurationError` for anything the user must fix.
  *
  * @example
@@ -66,6 +68,7 @@ export async function createApplication(
     tools,
     policy: { allow: settings.toolAllowlist, deny: settings.toolDenylist },
     workdir: settings.workdir,
+    projectContext: workspaceContext(),
     store: createFileStore(settings.stateDir, { logger }),
     tracer: tracing.tracer,
     ...(approvals ? { approvals } : {}),

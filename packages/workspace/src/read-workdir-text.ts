@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
-import { contextWarnings } from '../strings.js';
+import { contextWarnings } from './strings.js';
 
 /** Outcome of reading a project text file (AGENTS.md, SKILL.md) from inside the workdir. */
 export type WorkdirTextResult =

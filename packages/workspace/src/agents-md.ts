@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readWorkdirText, skippedWarning } from './skills/read-workdir-text.js';
+import { readWorkdirText, skippedWarning } from './read-workdir-text.js';
 import {
   contextWarnings,
   projectInstructionsHeading,

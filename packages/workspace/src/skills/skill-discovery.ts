@@ -1,13 +1,13 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { contextWarnings } from '../strings.js';
 import {
   isInsideDir,
   readWorkdirText,
   skippedWarning,
   type WorkdirTextResult,
-} from './read-workdir-text.js';
+} from '../read-workdir-text.js';
+import { contextWarnings } from '../strings.js';
 import {
   SKILL_FILE,
   SKILL_MAX_CHARS,
@@ -133,16 +133,8 @@ function issueWarning(file: string, dirName: string, issue: SkillIssue): string 
     case 'unclosed_frontmatter':
       return contextWarnings.frontmatterUnclosed(file);
     case 'invalid_frontmatter':
-      return invalidFrontmatterWarning(file, issue.line, issue.reason);
+      return contextWarnings.skillInvalidFrontmatter(file, issue.line, issue.reason);
   }
-}
-
-/**
- * Worded like the context warnings (names the file and line, never quotes the document); it
- * belongs with them in the context strings module once that module is next revised.
- */
-function invalidFrontmatterWarning(file: string, line: number, reason: string): string {
-  return `${file} was skipped: its frontmatter (line ${line}) cannot be read: ${reason}`;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
