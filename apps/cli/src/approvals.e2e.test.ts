@@ -200,10 +200,10 @@ describe('tiny-claw approvals approve', () => {
     const { result } = await world.run([writeEnv()]);
     await editJson(world.sessionFile(result, 'checkpoints'), (checkpoint) => {
       const state = checkpoint.state as {
-        pending: { calls: Array<{ arguments: Record<string, unknown> }> };
+        batch: { calls: Array<{ call: { arguments: Record<string, unknown> } }> };
       };
-      const call = state.pending.calls[0];
-      if (call) call.arguments.content = 'TOKEN=stolen\n';
+      const entry = state.batch.calls[0];
+      if (entry) entry.call.arguments.content = 'TOKEN=stolen\n';
     });
     const approved = await world.decide(['approve', result.approvalId as string]);
     expect(approved.code).toBe(1);

@@ -99,7 +99,9 @@ async function printRunResult(
   const { out } = options;
   const paused = result.stopReason === 'approval_required';
   if (options.json) {
-    out.stdout(`${printableJson(result)}\n`);
+    // A paused run's state holds the whole conversation: it stays in the state dir, not on stdout.
+    const { state: _state, ...printed } = result;
+    out.stdout(`${printableJson(printed)}\n`);
   } else if (result.stopReason === 'provider_error') {
     out.stderr(`tiny-claw: ${printable(result.text, { multiline: true })}\n`);
   } else if (!paused && (terminal.lastStreamedText() !== result.text || result.text === '')) {

@@ -15,7 +15,13 @@
  * @module
  */
 
-export { Agent, type AgentResumeOptions, type AgentRunOptions } from './agent/agent.js';
+export {
+  Agent,
+  type AgentResumeOptions,
+  type AgentRunOptions,
+  type AgentStateResumeOptions,
+  type ResumeDecision,
+} from './agent/agent.js';
 export { type AgentOptions, createAgent } from './agent/create-agent.js';
 export {
   assertPromptSize,
@@ -27,6 +33,7 @@ export {
   type ApprovalDecision,
   ApprovalError,
   type ApprovalGate,
+  type ApprovalGrant,
   type ApprovalRefusal,
   approvalRefusals,
   type ClaimedApproval,
@@ -50,8 +57,16 @@ export {
   TinyClawError,
   ToolError,
 } from './errors.js';
-export type { PendingBatch, PlanProgress, RunState } from './loop/run-state.js';
-export { runStateSchema } from './loop/run-state.js';
+export type {
+  ApprovalRequestRef,
+  BatchCall,
+  BatchCallStatus,
+  CallDecision,
+  PendingBatch,
+  PlanProgress,
+  RunState,
+} from './loop/run-state.js';
+export { batchCallStatuses, RUN_STATE_VERSION, runStateSchema } from './loop/run-state.js';
 export {
   type Phase,
   type RunMode,
@@ -134,6 +149,7 @@ export {
   failureKinds,
   type SubagentHost,
   type SubagentRequest,
+  type SuspendedRequest,
   type Tool,
   ToolArgumentsError,
   type ToolCarry,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApprovalGrant } from './approval/approval-gate.js';
 import { ConfigurationError } from './errors.js';
 import type { RunResult } from './loop/run-types.js';
 import type { JsonObject, ToolCall, ToolDefinition } from './messages.js';
@@ -374,6 +375,14 @@ export interface ToolExecutionContext {
    * open). A middleware that would pause such a call refuses it instead. Default true.
    */
   pausable?: boolean;
+  /** Who asked for the run (`cli:<user>`, a chat user's id), as the run was told. */
+  requestedBy?: string;
+  /**
+   * Set on the one call a person approved, when the run goes on from that decision: the grant the
+   * approval gate issued when it claimed the decision. Only the gate that issued it can tell it is
+   * genuine; every other middleware (the policy included) still runs.
+   */
+  approval?: ApprovalGrant;
 }
 
 /**
@@ -385,7 +394,28 @@ export interface ToolExecutionContext {
 export type ToolExecutionResult =
   | { status: 'completed'; output: ToolOutput }
   | { status: 'denied'; output: ToolOutput; reason: string }
-  | { status: 'suspended'; output: ToolOutput; approvalId: string; checkpointId: string };
+  | {
+      status: 'suspended';
+      output: ToolOutput;
+      approvalId: string;
+      checkpointId: string;
+      /** What the request was made for, kept in the run state with the waiting call. */
+      request?: SuspendedRequest;
+    };
+
+/**
+ * What a middleware that paused a call recorded about the request, for the run state to keep:
+ * why, until when, and what a decision must be checked against (opaque to core).
+ *
+ * @example
+ * const request: SuspendedRequest = { reasons: ['writes .env'], toolCallHash: 'sha256:…', expiresAt: '2026-01-01T00:00:00.000Z' };
+ */
+export interface SuspendedRequest {
+  reasons: string[];
+  toolCallHash?: string;
+  preImage?: unknown;
+  expiresAt?: string;
+}
 
 /**
  * Runs around every call; the first middleware given is the outermost.

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import type { SessionRef } from '@tiny-claw/core';
+import type { SessionRef, ToolExecutionContext } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +8,7 @@ import {
   cliSessionOf,
   contextFor,
   gateHarness,
+  grantOf,
   pauseCall,
   recordingNext,
 } from './__fixtures__/approval-fixtures.js';
@@ -72,7 +73,7 @@ describe('the approval middleware', () => {
   it('pauses a call that needs approval: stores the request, and keeps its ids out of the output', async () => {
     const { ran, next } = recordingNext();
     const result = await harness.gate.middleware(
-      contextFor(bashCall('rm -rf build'), session, { requested_by: 'cli:alice' }),
+      contextFor(bashCall('rm -rf build'), session, { requestedBy: 'cli:alice' }),
       next,
     );
     expect(ran).toEqual([]);
@@ -169,7 +170,7 @@ describe('the approval middleware', () => {
     });
     const { ran, next } = recordingNext();
     const result = await harness.gate.middleware(
-      contextFor(bashCall('rm -rf build'), session, claimed.metadata),
+      contextFor(bashCall('rm -rf build'), session, grantOf(claimed)),
       next,
     );
     expect(result.status).toBe('completed');
@@ -178,31 +179,31 @@ describe('the approval middleware', () => {
 
     // The token is spent: the same metadata again is just another risky call.
     const again = await harness.gate.middleware(
-      contextFor(bashCall('rm -rf build'), session, claimed.metadata),
+      contextFor(bashCall('rm -rf build'), session, grantOf(claimed)),
       next,
     );
     expect(again.status).toBe('suspended');
     expect(ran).toHaveLength(1);
   });
 
-  it('hands the tool no claim token', async () => {
+  it('hands the tool no approval grant', async () => {
     const { approvalId } = await pauseCall(harness.gate, session, bashCall('ls'));
     const claimed = await harness.gate.claim(approvalId, {
       decision: 'approve',
       actor: 'cli:me',
       session,
     });
-    let seen: Record<string, unknown> | undefined;
+    let seen: ToolExecutionContext | undefined;
     await harness.gate.middleware(
-      contextFor(bashCall('ls'), session, claimed.metadata),
+      contextFor(bashCall('ls'), session, grantOf(claimed)),
       async (ctx) => {
-        seen = ctx.metadata;
+        seen = ctx;
         return { status: 'completed', output: { content: '', isError: false } };
       },
     );
     expect(seen).toBeDefined();
-    expect(seen?.approval_claim).toBeUndefined();
-    expect(seen?.approval_id).toBe(approvalId);
+    expect(seen?.approval).toBeUndefined();
+    expect(JSON.stringify(seen?.metadata)).not.toContain(claimed.grant?.token ?? 'no grant');
   });
 
   it('does not let a claim token through with another call (other id or other arguments)', async () => {
@@ -214,7 +215,7 @@ describe('the approval middleware', () => {
     });
     const { ran, next } = recordingNext();
     const other = await harness.gate.middleware(
-      contextFor(bashCall('rm -rf /', 'call_1'), session, claimed.metadata),
+      contextFor(bashCall('rm -rf /', 'call_1'), session, grantOf(claimed)),
       next,
     );
     expect(other.status).toBe('suspended');
@@ -225,8 +226,7 @@ describe('the approval middleware', () => {
     const { ran, next } = recordingNext();
     const result = await harness.gate.middleware(
       contextFor(bashCall('rm x'), session, {
-        approval_claim: 'ct_made_up',
-        approval_id: 'ap_AAAAAAAAAAAAAAAAAAAAAA',
+        approval: { approvalId: 'ap_AAAAAAAAAAAAAAAAAAAAAA', token: 'ct_made_up' },
       }),
       next,
     );
@@ -244,7 +244,7 @@ describe('the approval middleware', () => {
     policy.bash = 'deny';
     const { ran, next } = recordingNext();
     const result = await harness.gate.middleware(
-      contextFor(bashCall('cat notes.md'), session, claimed.metadata),
+      contextFor(bashCall('cat notes.md'), session, grantOf(claimed)),
       next,
     );
     expect(result.status).toBe('denied');
@@ -266,7 +266,7 @@ describe('the approval middleware', () => {
     });
     await writeFile(ws.path('notes.md'), 'hello there\n');
     const { ran, next } = recordingNext();
-    const result = await harness.gate.middleware(contextFor(call, session, claimed.metadata), next);
+    const result = await harness.gate.middleware(contextFor(call, session, grantOf(claimed)), next);
     expect(result.status).toBe('denied');
     expect(result.output.content).toContain('file changed since approval was requested');
     expect(ran).toEqual([]);

@@ -11,7 +11,7 @@ import { changedPath, preImage } from '../store/pre-image.js';
 import { newApprovalId, newCheckpointId } from '../store/record-id.js';
 import { toolCallHash } from '../store/tool-call-hash.js';
 import { approvalText } from './approval-text.js';
-import { CLAIM_TOKEN_KEY, type ClaimTokens } from './claim-tokens.js';
+import type { ClaimTokens } from './claim-tokens.js';
 
 /**
  * What a risk policy says about one call: run it, ask a person first, or refuse it, and why.
@@ -43,33 +43,33 @@ export interface ApprovalMiddlewareOptions {
   tokens: ClaimTokens;
   timeoutSeconds: number;
   clock: () => Date;
-  /** Told the checkpoint id of every request created, so the checkpoint can name its request. */
-  onSuspended: (record: ApprovalRecord) => void;
+  /** Told of every request created. */
+  onSuspended?: (record: ApprovalRecord) => void;
 }
 
 /**
- * The approval middleware. A call carrying a token from this gate's own claim, for exactly that
+ * The approval middleware. A call carrying a grant from this gate's own claim, for exactly that
  * call and hash, is the approved call being resumed: it goes through unless the policy now denies
  * it outright or its file changed since the request. Every other call is assessed: `allow` runs
- * it, `deny` refuses it, `approval_required` stores a request and pauses the run.
+ * it, `deny` refuses it, `approval_required` stores a request and pauses the run (the request's
+ * hash and pre-image travel with the pause, so the run state keeps them with the waiting call).
  *
  * @example
  * registry.use(approvalMiddleware({ approvals, assess, tokens, timeoutSeconds: 3600, clock, onSuspended }));
  */
 export function approvalMiddleware(options: ApprovalMiddlewareOptions): ToolMiddleware {
   return async (ctx, next) => {
-    const token = ctx.metadata[CLAIM_TOKEN_KEY];
-    if (token !== undefined) {
+    if (ctx.approval !== undefined) {
       const hash = toolCallHash(ctx.call, ctx.workdir);
-      const grant = options.tokens.take(token, ctx.call.id, hash);
+      const grant = options.tokens.take(ctx.approval.token, ctx.call.id, hash);
       if (grant) {
         // Asking again would only pause it again; a policy that now denies the call still wins.
         const assessment = await options.assess(ctx.call, ctx);
         if (assessment.verdict === 'deny') return denied(assessment.reasons);
         const changed = changedPath(grant.preImage, await preImage(ctx.call, ctx.workdir));
         if (changed !== undefined) return refused(approvalText.driftedAtLaunch(changed), 'drifted');
-        const { [CLAIM_TOKEN_KEY]: _spent, ...metadata } = ctx.metadata;
-        return next({ ...ctx, metadata });
+        const { approval: _spent, ...rest } = ctx;
+        return next(rest);
       }
     }
 
@@ -92,7 +92,7 @@ async function suspend(
   }
   const createdAt = options.clock();
   const expiresAt = new Date(createdAt.getTime() + options.timeoutSeconds * 1000);
-  const requestedBy = ctx.metadata.requested_by;
+  const requestedBy = ctx.requestedBy;
   const record: ApprovalRecord = {
     schemaVersion: 1,
     id: newApprovalId(),
@@ -116,7 +116,7 @@ async function suspend(
     expiresAt: expiresAt.toISOString(),
   };
   await options.approvals.create(record);
-  options.onSuspended(record);
+  options.onSuspended?.(record);
   // The ids travel only in the result's own fields, for the front end that shows the person how
   // to decide; nothing the run keeps or shows the model carries them.
   const output: ToolOutput = {
@@ -124,7 +124,18 @@ async function suspend(
     isError: true,
     metadata: { error_type: 'approval_required', risk_reasons: record.riskReasons },
   };
-  return { status: 'suspended', output, approvalId: record.id, checkpointId: record.checkpointId };
+  return {
+    status: 'suspended',
+    output,
+    approvalId: record.id,
+    checkpointId: record.checkpointId,
+    request: {
+      reasons: [...record.riskReasons],
+      toolCallHash: record.toolCallHash,
+      preImage: structuredClone(record.preImage),
+      expiresAt: record.expiresAt,
+    },
+  };
 }
 
 function denied(reasons: readonly string[]): ToolExecutionResult {

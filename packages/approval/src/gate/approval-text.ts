@@ -48,6 +48,8 @@ export const approvalText = {
     `approval ${id} cannot be resumed: its checkpoint belongs to another session; the call was not run`,
   tamperedRecord: (id: string): string =>
     `approval ${id} was changed after it was requested (its tool call no longer matches its hash); the call was not run`,
+  givenStateMismatch: (id: string, what: string): string =>
+    `approval ${id} cannot be resumed from this run state: it ${what}; pass the state of the run that paused for this request. Nothing was decided.`,
   tamperedCheckpoint: (id: string, what: string): string =>
     `approval ${id} cannot be resumed: the checkpoint ${what}; it was changed after the request, so the call was not run`,
   drifted: (id: string, path: string): string =>

@@ -137,7 +137,7 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
         actor: 'cli:me',
         session,
       });
-      expect(claimed.state.pending?.calls[0]?.arguments).toEqual({ command: 'ls' });
+      expect(claimed.state.batch?.calls[0]?.call.arguments).toEqual({ command: 'ls' });
     } finally {
       await harness.cleanup();
     }

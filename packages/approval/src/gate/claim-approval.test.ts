@@ -67,12 +67,9 @@ describe.each(['file', 'memory'] as const)('claiming a decision (%s stores)', (k
       callId: 'call_1',
       waitMs: 90_000,
     });
-    expect(claimed.state.pending?.calls[0]?.arguments).toEqual({ command: 'rm -rf build' });
-    expect(claimed.metadata).toMatchObject({
-      approval_id: approvalId,
-      checkpoint_id: checkpointId,
-    });
-    expect(typeof claimed.metadata.approval_claim).toBe('string');
+    expect(claimed.state.batch?.calls[0]?.call.arguments).toEqual({ command: 'rm -rf build' });
+    expect(claimed.grant?.approvalId).toBe(approvalId);
+    expect(claimed.grant?.token).toMatch(/^ct_[A-Za-z0-9_-]{32}$/);
     const record = await harness.stores.approvals.read(session.key, approvalId);
     expect(record).toMatchObject({
       status: 'claimed',
@@ -89,7 +86,7 @@ describe.each(['file', 'memory'] as const)('claiming a decision (%s stores)', (k
     const second = await pauseCall(harness.gate, session, bashCall('rm b', 'call_2'));
     await harness.gate.complete(await harness.gate.claim(first.approvalId, approve()), 'consumed');
     const rejected = await harness.gate.claim(second.approvalId, reject());
-    expect(rejected.metadata.approval_claim).toBeUndefined();
+    expect(rejected.grant).toBeUndefined();
     await harness.gate.complete(rejected, 'rejected');
     expect(await harness.stores.approvals.read(session.key, first.approvalId)).toMatchObject({
       status: 'consumed',
@@ -250,7 +247,7 @@ describe.each(['file', 'memory'] as const)('claiming a decision (%s stores)', (k
     });
     try {
       const { approvalId } = await pauseCall(fair.gate, session, bashCall('rm x'), {
-        requested_by: 'cli:alice',
+        requestedBy: 'cli:alice',
       });
       expect((await refusalOf(fair.gate.claim(approvalId, approve()))).refusal).toBe('not_allowed');
       expect((await fair.gate.claim(approvalId, approve({ actor: 'cli:bob' }))).actor).toBe(

@@ -1,6 +1,7 @@
 import {
   type ApprovalDecision,
   ApprovalError,
+  type RunState,
   type SessionRef,
   StateError,
   type ToolCall,
@@ -40,7 +41,8 @@ export interface ClaimDependencies {
  */
 export interface ClaimOutcome {
   record: ApprovalRecord;
-  checkpoint: CheckpointRecord;
+  /** The paused run's state: the stored checkpoint's, or the one the caller gave. */
+  state: RunState;
   call: ToolCall;
   waitMs: number;
 }
@@ -64,6 +66,7 @@ export async function claimApproval(
   deps: ClaimDependencies,
   approvalId: string,
   decision: ApprovalDecision & { session: SessionRef },
+  given?: RunState,
 ): Promise<ClaimOutcome> {
   const { approvals } = deps.stores;
   const id = checkRecordId(approvalId);
@@ -94,6 +97,18 @@ export async function claimApproval(
     !decision.runnableTools.includes(record.toolName)
   ) {
     throw new ApprovalError('tool_unavailable', approvalText.toolUnavailable(id, record.toolName));
+  }
+
+  // A state the caller holds is checked before the claim: a wrong one (another run's, an old
+  // copy) is the caller's mistake and must not use the approval up.
+  if (given !== undefined) {
+    const problem =
+      given.session.key !== sessionKey
+        ? 'belongs to another session'
+        : waitingCallProblem(given, record);
+    if (problem !== undefined) {
+      throw new ApprovalError('tampered', approvalText.givenStateMismatch(id, problem));
+    }
   }
 
   record = await settleStaleClaim(approvals, record);
@@ -147,43 +162,43 @@ export async function claimApproval(
     return new ApprovalError(failure, message, cause === undefined ? {} : { cause });
   };
 
-  let checkpoint: CheckpointRecord | undefined;
-  try {
-    checkpoint = await deps.stores.checkpoints.read(sessionKey, record.checkpointId);
-  } catch (error) {
-    if (!(error instanceof StateError) && !(error instanceof ApprovalError)) throw error;
-    throw await fail(
-      'checkpoint_missing',
-      approvalText.checkpointMissing(id, error.message),
-      error,
-    );
+  let state: RunState;
+  if (given !== undefined) {
+    state = given;
+  } else {
+    let checkpoint: CheckpointRecord | undefined;
+    try {
+      checkpoint = await deps.stores.checkpoints.read(sessionKey, record.checkpointId);
+    } catch (error) {
+      if (!(error instanceof StateError) && !(error instanceof ApprovalError)) throw error;
+      throw await fail(
+        'checkpoint_missing',
+        approvalText.checkpointMissing(id, error.message),
+        error,
+      );
+    }
+    if (checkpoint === undefined) {
+      throw await fail(
+        'checkpoint_missing',
+        approvalText.checkpointMissing(id, `no checkpoint ${record.checkpointId}`),
+      );
+    }
+    if (checkpoint.sessionKey !== sessionKey || checkpoint.state.session.key !== sessionKey) {
+      throw await fail('checkpoint_missing', approvalText.checkpointOtherSession(id));
+    }
+    if (checkpoint.approvalId !== id) {
+      throw await fail(
+        'tampered',
+        approvalText.tamperedCheckpoint(id, 'belongs to another request'),
+      );
+    }
+    const problem = waitingCallProblem(checkpoint.state, record);
+    if (problem !== undefined) {
+      throw await fail('tampered', approvalText.tamperedCheckpoint(id, problem));
+    }
+    state = checkpoint.state;
   }
-  if (checkpoint === undefined) {
-    throw await fail(
-      'checkpoint_missing',
-      approvalText.checkpointMissing(id, `no checkpoint ${record.checkpointId}`),
-    );
-  }
-  if (checkpoint.sessionKey !== sessionKey || checkpoint.state.session.key !== sessionKey) {
-    throw await fail('checkpoint_missing', approvalText.checkpointOtherSession(id));
-  }
-  if (checkpoint.approvalId !== id) {
-    throw await fail('tampered', approvalText.tamperedCheckpoint(id, 'belongs to another request'));
-  }
-  const pending = checkpoint.state.pending;
-  const call = pending?.calls.find((candidate) => candidate.id === record.toolCallId);
-  if (!pending || !call) {
-    throw await fail(
-      'tampered',
-      approvalText.tamperedCheckpoint(id, 'does not hold the waiting call'),
-    );
-  }
-  if (pending.observations.some((answer) => answer.toolCallId === call.id)) {
-    throw await fail(
-      'tampered',
-      approvalText.tamperedCheckpoint(id, 'already answers the waiting call'),
-    );
-  }
+  const call = waitingCall(state, record) as ToolCall;
   if (
     toolCallHash({ name: record.toolName, arguments: record.arguments }, record.workdir) !==
     record.toolCallHash
@@ -192,23 +207,39 @@ export async function claimApproval(
   }
   if (
     call.argumentsError !== undefined ||
-    toolCallHash(call, checkpoint.state.session.workdir) !== record.toolCallHash
+    toolCallHash(call, state.session.workdir) !== record.toolCallHash
   ) {
     throw await fail(
       'tampered',
-      approvalText.tamperedCheckpoint(id, 'holds a different tool call'),
+      given === undefined
+        ? approvalText.tamperedCheckpoint(id, 'holds a different tool call')
+        : approvalText.givenStateMismatch(id, 'holds a different tool call'),
     );
   }
   if (decision.decision === 'approve') {
-    const changed = changedPath(
-      record.preImage,
-      await preImage(call, checkpoint.state.session.workdir),
-    );
+    const changed = changedPath(record.preImage, await preImage(call, state.session.workdir));
     if (changed !== undefined) throw await fail('drifted', approvalText.drifted(id, changed));
   }
 
   const waitMs = Math.max(0, now.getTime() - Date.parse(record.createdAt));
-  return { record: claimed, checkpoint, call, waitMs };
+  return { record: claimed, state, call, waitMs };
+}
+
+/** The waiting call of `record` in the state's open turn, unanswered; undefined when there is none. */
+function waitingCall(state: RunState, record: ApprovalRecord): ToolCall | undefined {
+  const entry = state.batch?.calls.find((candidate) => candidate.call.id === record.toolCallId);
+  if (!entry || entry.status === 'executed' || entry.observation !== undefined) return undefined;
+  return entry.call;
+}
+
+/** What is wrong with the state's waiting call for `record`, or undefined when it is there. */
+function waitingCallProblem(state: RunState, record: ApprovalRecord): string | undefined {
+  const entry = state.batch?.calls.find((candidate) => candidate.call.id === record.toolCallId);
+  if (!entry) return 'does not hold the waiting call';
+  if (entry.status === 'executed' || entry.observation !== undefined) {
+    return 'already answers the waiting call';
+  }
+  return undefined;
 }
 
 /** The refusal for a decision that lost the claim, naming the winner when that is known. */

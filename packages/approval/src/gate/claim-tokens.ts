@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PreImage } from '../store/pre-image.js';
 
-/**
- * The metadata key under which a claimed approval's token travels with the approved call.
- *
- * @example
- * const token = ctx.metadata[CLAIM_TOKEN_KEY];
- */
-export const CLAIM_TOKEN_KEY = 'approval_claim';
-
 /** What an approved claim lets through: one call, with exactly this id and hash. */
 export interface ClaimGrant {
   approvalId: string;
@@ -19,7 +11,7 @@ export interface ClaimGrant {
 
 /**
  * The gate's unforgeable, single-use passes for approved calls: the token is random and only this
- * gate instance knows what it grants, so metadata from anywhere else (or a replay) gets nothing.
+ * gate instance knows what it grants, so a grant from anywhere else (or a replay) gets nothing.
  *
  * @example
  * const token = tokens.issue(grant);

@@ -105,7 +105,7 @@ describe.each(['file', 'memory'] as const)('verifying a claimed decision (%s sto
     const record = await harness.stores.approvals.read(session.key, approvalId);
     const claimed = await harness.gate.claim(approvalId, approve());
     expect(record?.arguments).toEqual({ command: 'rm -rf x' });
-    expect(claimed.state.pending?.calls[0]?.arguments).toEqual({ command: 'rm -rf x' });
+    expect(claimed.state.batch?.calls[0]?.call.arguments).toEqual({ command: 'rm -rf x' });
   });
 
   it('fails closed when the checkpoint was never written', async () => {

@@ -5,7 +5,6 @@ import {
   runStateSchema,
   StateError,
 } from '@tiny-claw/core';
-import type { ApprovalRecord } from '../store/approval-record.js';
 import type { ApprovalStores } from '../store/approval-store.js';
 import { sweepSessionCheckpoints } from '../store/checkpoint-lifetime.js';
 import { redactCheckpointState } from '../store/checkpoint-redaction.js';
@@ -16,7 +15,7 @@ import { MemoryCheckpointStore } from '../store/memory-checkpoint-store.js';
 import { checkRecordId } from '../store/record-id.js';
 import { type ApprovalAssessor, approvalMiddleware } from './approval-middleware.js';
 import { type CanDecide, claimApproval } from './claim-approval.js';
-import { CLAIM_TOKEN_KEY, ClaimTokens } from './claim-tokens.js';
+import { ClaimTokens } from './claim-tokens.js';
 
 /** How long a request waits for a decision unless told otherwise: one hour. */
 const DEFAULT_TIMEOUT_SECONDS = 3600;
@@ -76,8 +75,6 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
   const clock = options.clock ?? (() => new Date());
   const canDecide: CanDecide = options.canDecide ?? (() => true);
   const tokens = new ClaimTokens();
-  // The middleware makes the checkpoint id; the run state arrives later, after the run stopped.
-  const requestOf = new Map<string, string>();
   const claimedSession = new Map<string, string>();
 
   const middleware = approvalMiddleware({
@@ -86,7 +83,6 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
     tokens,
     timeoutSeconds,
     clock,
-    onSuspended: (record: ApprovalRecord) => requestOf.set(record.checkpointId, record.id),
   });
 
   return {
@@ -96,8 +92,10 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
       checkRecordId(checkpointId, 'checkpoint');
       const copy = runStateSchema.parse(structuredClone(state));
       const sessionKey = copy.session.key;
+      // The paused run names the request it waits on beside the waiting call.
       const approvalId =
-        requestOf.get(checkpointId) ??
+        copy.batch?.calls.find((entry) => entry.approval?.checkpointId === checkpointId)?.approval
+          ?.approvalId ??
         (await stores.approvals.list({ sessionKey })).find((r) => r.checkpointId === checkpointId)
           ?.id;
       if (approvalId === undefined) {
@@ -113,39 +111,41 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
         createdAt: clock().toISOString(),
         state: redactCheckpointState(copy),
       });
-      requestOf.delete(checkpointId);
       await sweepSessionCheckpoints(stores, sessionKey, clock());
     },
 
-    async claim(approvalId, decision): Promise<ClaimedApproval> {
-      const outcome = await claimApproval({ stores, clock, canDecide }, approvalId, decision);
+    async claim(approvalId, decision, claimOptions = {}): Promise<ClaimedApproval> {
+      const outcome = await claimApproval(
+        { stores, clock, canDecide },
+        approvalId,
+        decision,
+        claimOptions.state,
+      );
       // Housekeeping of the session's other requests: once a decision is claimed nothing may stop
       // it from being carried out, so a sweep that fails is left for the next one.
       await sweepSessionCheckpoints(stores, outcome.record.sessionKey, clock()).catch(() => {});
-      const { record, checkpoint, call } = outcome;
-      const metadata: ClaimedApproval['metadata'] = {
-        approval_id: record.id,
-        checkpoint_id: record.checkpointId,
-      };
-      if (decision.decision === 'approve') {
-        metadata[CLAIM_TOKEN_KEY] = tokens.issue({
-          approvalId: record.id,
-          callId: call.id,
-          toolCallHash: record.toolCallHash,
-          preImage: record.preImage,
-        });
-      }
+      const { record, state, call } = outcome;
       claimedSession.set(record.id, record.sessionKey);
       const claimed: ClaimedApproval = {
         approvalId: record.id,
         checkpointId: record.checkpointId,
         decision: decision.decision,
         actor: decision.actor,
-        state: checkpoint.state,
+        state,
         callId: call.id,
-        metadata,
         waitMs: outcome.waitMs,
       };
+      if (decision.decision === 'approve') {
+        claimed.grant = {
+          approvalId: record.id,
+          token: tokens.issue({
+            approvalId: record.id,
+            callId: call.id,
+            toolCallHash: record.toolCallHash,
+            preImage: record.preImage,
+          }),
+        };
+      }
       if (decision.reason !== undefined) claimed.reason = decision.reason;
       return claimed;
     },

@@ -27,10 +27,12 @@ function stateWithSecrets(): RunState {
     msg.tool(echo, `${KEY}\n`, { command: `echo ${KEY}` }),
     msg.assistant('writing it', [waiting, after]),
   ];
-  state.pending = {
+  state.batch = {
     step: 3,
-    calls: [waiting, after],
-    observations: [],
+    calls: [
+      { call: waiting, index: 0, status: 'pending' },
+      { call: after, index: 1, status: 'pending' },
+    ],
   };
   state.lastText = `found ${KEY}`;
   state.failures = { [`bash:{"command":"echo ${KEY}"}`]: 1 };
@@ -64,8 +66,8 @@ describe('the run state a checkpoint keeps', () => {
   it('keeps what the resumed run needs verbatim: the paused turn’s calls, the prompt and the system messages', () => {
     const state = stateWithSecrets();
     const redacted = redactCheckpointState(state);
-    expect(redacted.pending?.calls).toEqual(state.pending?.calls);
-    expect(redacted.messages[6]?.toolCalls).toEqual(state.pending?.calls);
+    expect(redacted.batch?.calls).toEqual(state.batch?.calls);
+    expect(redacted.messages[6]?.toolCalls).toEqual(state.batch?.calls.map((entry) => entry.call));
     expect(redacted.prompt).toBe(state.prompt);
     expect(redacted.messages[0]).toEqual(state.messages[0]);
     expect(redacted.messages[1]).toEqual(state.messages[1]);
@@ -74,14 +76,26 @@ describe('the run state a checkpoint keeps', () => {
   it('redacts the results of the paused turn’s calls that already ran', () => {
     const state = stateWithSecrets();
     const first = bashCall('cat .env', 'call_0');
-    state.pending = {
+    state.batch = {
       step: 3,
-      calls: [first, ...(state.pending?.calls ?? [])],
-      observations: [msg.tool(first, `OPENAI_API_KEY=${KEY}\n`)],
+      calls: [
+        {
+          call: first,
+          index: 0,
+          status: 'executed',
+          observation: msg.tool(first, `OPENAI_API_KEY=${KEY}\n`),
+        },
+        ...(state.batch?.calls ?? []).map((entry) => ({ ...entry, index: entry.index + 1 })),
+      ],
     };
     const redacted = redactCheckpointState(state);
-    expect(JSON.stringify(redacted.pending?.observations)).not.toContain(KEY);
-    expect(redacted.pending?.calls[0]).toEqual(first);
+    expect(JSON.stringify(redacted.batch?.calls[0]?.observation)).not.toContain(KEY);
+    expect(redacted.batch?.calls[0]?.call).toEqual(first);
+    expect(redacted.batch?.calls.map((entry) => entry.status)).toEqual([
+      'executed',
+      'pending',
+      'pending',
+    ]);
   });
 
   it('does not change the state it is given', () => {

@@ -62,7 +62,8 @@ function redactMessage(message: Message, prompt: string, waiting: ReadonlySet<st
  *
  * Kept as it is:
  * - the calls of the paused turn: the waiting call must hash exactly as it did at the request, and
- *   the calls after it run as the model wrote them (they are in the approval record too);
+ *   the calls after it run as the model wrote them (they are in the approval record too), with
+ *   their statuses and the requests they wait on;
  * - the person's prompt (as the run's prompt and as its message) and the system messages: the task
  *   and the instructions, which a secret in them is part of — redacting would change the job;
  * - the tools' carried state (file fingerprints, no file contents), counts and the session.
@@ -80,7 +81,7 @@ function redactMessage(message: Message, prompt: string, waiting: ReadonlySet<st
  * await checkpoints.save({ ...record, state: redactCheckpointState(state) });
  */
 export function redactCheckpointState(state: RunState): RunState {
-  const waiting = new Set((state.pending?.calls ?? []).map((call) => call.id));
+  const waiting = new Set((state.batch?.calls ?? []).map((entry) => entry.call.id));
   const prompt = state.prompt.trim();
   const failures = new Map<string, number>();
   for (const [key, count] of Object.entries(state.failures)) {
@@ -96,10 +97,14 @@ export function redactCheckpointState(state: RunState): RunState {
   if (state.plan?.toolError !== undefined) {
     redacted.plan = { ...state.plan, toolError: redactSecrets(state.plan.toolError) };
   }
-  if (state.pending !== undefined) {
-    redacted.pending = {
-      ...state.pending,
-      observations: state.pending.observations.map(redactToolResult),
+  if (state.batch !== undefined) {
+    redacted.batch = {
+      ...state.batch,
+      calls: state.batch.calls.map((entry) =>
+        entry.observation === undefined
+          ? entry
+          : { ...entry, observation: redactToolResult(entry.observation) },
+      ),
     };
   }
   return redacted;

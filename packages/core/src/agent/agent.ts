@@ -1,7 +1,13 @@
 import { stat } from 'node:fs/promises';
-import type { ApprovalDecision } from '../approval/approval-gate.js';
+import {
+  type ApprovalDecision,
+  ApprovalError,
+  type ApprovalGate,
+  type ClaimedApproval,
+} from '../approval/approval-gate.js';
 import { ConfigurationError } from '../errors.js';
 import { resumeRun } from '../loop/resume-run.js';
+import { type RunState, runStateSchema } from '../loop/run-state.js';
 import { type RunMode, type RunResult, runModes } from '../loop/run-types.js';
 import type { RunSetup } from '../loop/start-run.js';
 import { startRun } from '../loop/start-run.js';
@@ -45,6 +51,37 @@ export interface AgentRunOptions {
 export interface AgentResumeOptions extends ApprovalDecision {
   /** The session the decision is made from (default: the agent's default session). */
   session?: string | SessionRef;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+}
+
+/**
+ * A decision on one call a run state waits on, for {@link Agent.resume} with a state.
+ *
+ * @example
+ * const decisions: ResumeDecision[] = [{ id: result.approvalId!, approve: true }];
+ */
+export interface ResumeDecision {
+  /** The approval id (`RunResult.approvalId`). */
+  id: string;
+  approve: boolean;
+  /** Why (a rejection's reason reaches the model). */
+  reason?: string;
+  /** Who decided (default: the options' `actor`, else `api`). */
+  actor?: string;
+}
+
+/**
+ * How to run what follows decisions on a run state.
+ *
+ * @example
+ * await agent.resume(state, [{ id, approve: true }], { actor: 'cli:alice', signal });
+ */
+export interface AgentStateResumeOptions {
+  /** Who decided, for the decisions that do not say (default `api`). */
+  actor?: string;
+  /** The chat the decisions came from, when they came from a chat. */
+  chatId?: string;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
 }
@@ -136,19 +173,38 @@ export class Agent {
    * was rejected, by whom and why), the rest of that turn runs, and the loop goes on. Resolves to
    * the resumed run's result, which may pause again.
    *
-   * @throws ConfigurationError when the agent has no approval gate or the options are invalid.
-   * @throws ApprovalError when the decision is refused (unknown, another session's, already handled, expired, changed, or an approval of a call to a tool this agent cannot run); nothing runs then.
+   * Two forms: by approval id (the gate's stored state of the paused run is continued), or with
+   * the run state itself (`RunResult.state` of the paused run, possibly serialised and read back
+   * in another process) and the decisions on the calls it waits on. Either way it is the same
+   * loop a fresh run enters, continued from the state.
+   *
+   * @throws ConfigurationError when the agent has no approval gate or the options, state or decisions are invalid.
+   * @throws ApprovalError when a decision is refused (unknown, another session's, already handled, expired, changed, not waiting in the state, or an approval of a call to a tool this agent cannot run); nothing runs then.
    *
    * @example
    * const result = await agent.run('update the .env');
    * if (result.stopReason === 'approval_required') {
    *   const resumed = await agent.resume(result.approvalId!, { decision: 'approve', actor: 'cli:me' });
+   *   // or, from the state (JSON in a file, a database row …):
+   *   // await agent.resume(result.state!, [{ id: result.approvalId!, approve: true }]);
    * }
    */
-  async resume(approvalId: string, options: AgentResumeOptions): Promise<RunResult> {
+  resume(approvalId: string, options: AgentResumeOptions): Promise<RunResult>;
+  resume(
+    state: RunState,
+    decisions: readonly ResumeDecision[],
+    options?: AgentStateResumeOptions,
+  ): Promise<RunResult>;
+  async resume(
+    target: string | RunState,
+    second: AgentResumeOptions | readonly ResumeDecision[],
+    third: AgentStateResumeOptions = {},
+  ): Promise<RunResult> {
     const { setup } = this.#parts;
     const gate = setup.approvals;
     if (!gate) throw new ConfigurationError(agentText.noGate);
+    if (typeof target !== 'string') return this.#resumeState(gate, target, second, third);
+    const options = second as AgentResumeOptions;
     if (options?.decision !== 'approve' && options?.decision !== 'reject') {
       throw new ConfigurationError(agentText.badDecision(options?.decision));
     }
@@ -156,7 +212,7 @@ export class Agent {
       throw new ConfigurationError(agentText.badActor);
     }
     const session = await this.session(options.session);
-    const claimed = await gate.claim(approvalId, {
+    const claimed = await gate.claim(target, {
       decision: options.decision,
       actor: options.actor,
       session,
@@ -164,12 +220,54 @@ export class Agent {
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
     });
+    return resumeRun(setup, [claimed], this.#resumeRequest(options, options.actor));
+  }
+
+  async #resumeState(
+    gate: ApprovalGate,
+    given: unknown,
+    decisions: unknown,
+    options: AgentStateResumeOptions,
+  ): Promise<RunResult> {
+    const parsed = runStateSchema.safeParse(given);
+    if (!parsed.success) {
+      throw new ConfigurationError(agentText.badRunState(parsed.error.issues[0]?.message ?? ''));
+    }
+    const state = parsed.data;
+    const checked = checkDecisions(decisions, state);
+    const defaultActor = options.actor ?? 'api';
+    const session = await this.session(state.session);
+    const claims: ClaimedApproval[] = [];
+    for (const decision of checked) {
+      const actor = decision.actor ?? defaultActor;
+      claims.push(
+        await gate.claim(
+          decision.id,
+          {
+            decision: decision.approve ? 'approve' : 'reject',
+            actor,
+            session,
+            runnableTools: this.#parts.setup.tools,
+            ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+            ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
+          },
+          { state },
+        ),
+      );
+    }
+    return resumeRun(this.#parts.setup, claims, this.#resumeRequest(options, defaultActor));
+  }
+
+  #resumeRequest(
+    options: { signal?: AbortSignal; onEvent?: RunEventListener },
+    actor: string,
+  ): Parameters<typeof resumeRun>[2] {
     const signals = [this.#parts.signal, options.signal].filter((s) => s !== undefined);
-    return resumeRun(setup, claimed, {
+    return {
       signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
       listeners: options.onEvent ? [options.onEvent] : [],
-      requestedBy: options.actor,
-    });
+      requestedBy: actor,
+    };
   }
 
   /**
@@ -237,4 +335,40 @@ async function assertDirectory(path: string): Promise<void> {
       `the workdir ${path} ${info ? 'is not a directory' : 'does not exist'}: pass an existing directory as workdir.`,
     );
   }
+}
+
+/**
+ * The decisions of a state-based resume, checked before anything is claimed: a non-empty list,
+ * each for a call the state waits on, each call decided once.
+ */
+function checkDecisions(decisions: unknown, state: RunState): ResumeDecision[] {
+  if (!Array.isArray(decisions) || decisions.length === 0) {
+    throw new ConfigurationError(agentText.badDecisions);
+  }
+  const waiting = new Set(
+    (state.batch?.calls ?? [])
+      .filter((entry) => entry.status === 'awaiting_approval' && entry.approval)
+      .map((entry) => entry.approval?.approvalId),
+  );
+  const seen = new Set<string>();
+  return decisions.map((raw: unknown) => {
+    const decision = raw as Partial<ResumeDecision> | null;
+    if (
+      typeof decision !== 'object' ||
+      decision === null ||
+      typeof decision.id !== 'string' ||
+      typeof decision.approve !== 'boolean' ||
+      (decision.reason !== undefined && typeof decision.reason !== 'string') ||
+      (decision.actor !== undefined &&
+        (typeof decision.actor !== 'string' || decision.actor.trim() === ''))
+    ) {
+      throw new ConfigurationError(agentText.badDecisions);
+    }
+    if (!waiting.has(decision.id)) {
+      throw new ApprovalError('not_found', agentText.notWaiting(decision.id, [...waiting]));
+    }
+    if (seen.has(decision.id)) throw new ConfigurationError(agentText.decidedTwice(decision.id));
+    seen.add(decision.id);
+    return decision as ResumeDecision;
+  });
 }

@@ -40,6 +40,16 @@ export const agentText = {
     'approvals must be an approval gate (createApprovalGate from @tiny-claw/approval): an object with middleware, saveCheckpoint, claim and complete.',
   noGate:
     'this agent cannot resume approvals: create it with an approval gate, e.g. createAgent({ approvals: createApprovalGate({ … }) }).',
+  badRunState: (detail: string): string =>
+    `the run state cannot be resumed: ${detail || 'it is not a run state'}. Pass RunResult.state of a paused run (as JSON read back, if you stored it).`,
+  badDecisions:
+    'decisions must be a non-empty list of { id, approve } objects, e.g. [{ id: result.approvalId, approve: true }] (reason and actor are optional strings).',
+  notWaiting: (id: string, waiting: readonly (string | undefined)[]): string =>
+    `approval ${id} is not one this run state waits on (${
+      waiting.length > 0 ? `it waits on ${waiting.join(', ')}` : 'it waits on none'
+    }); nothing was decided.`,
+  decidedTwice: (id: string): string =>
+    `approval ${id} is decided twice in the same resume: give one decision per approval.`,
   badDecision: (value: unknown): string =>
     `decision must be 'approve' or 'reject', got ${JSON.stringify(value) ?? String(value)}.`,
   badActor: 'actor must name who decided, e.g. "cli:alice".',

@@ -2,7 +2,6 @@ import { TinyClawError } from '../errors.js';
 import type { RunState } from '../loop/run-state.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { ToolMiddleware } from '../tool.js';
-import type { ToolMetadata } from '../tool-metadata.js';
 
 /**
  * A person's decision on a paused tool call.
@@ -27,11 +26,24 @@ export interface ApprovalDecision {
 }
 
 /**
+ * The pass an approval gate issues for a claimed approval: the run hands it to the middlewares
+ * with exactly the approved call. Only the gate that issued it knows what it grants, so a grant
+ * cannot be forged or replayed.
+ *
+ * @example
+ * const ctx = { ...base, approval: claimed.grant };
+ */
+export interface ApprovalGrant {
+  approvalId: string;
+  token: string;
+}
+
+/**
  * What a claimed decision lets the agent continue from: the run state at the pause and the call
  * that waited. Only the one claimant of an approval ever holds this.
  *
  * @example
- * const call = claimed.state.pending?.calls.find((c) => c.id === claimed.callId);
+ * const call = claimed.state.batch?.calls.find((entry) => entry.call.id === claimed.callId)?.call;
  */
 export interface ClaimedApproval {
   approvalId: string;
@@ -39,15 +51,16 @@ export interface ClaimedApproval {
   decision: 'approve' | 'reject';
   actor: string;
   reason?: string;
-  /** The run state written when the run paused; its `pending` batch holds the waiting call. */
+  /** The paused run's state (stored, or the caller's); its open `batch` holds the waiting call. */
   state: RunState;
-  /** Id of the waiting call in `state.pending.calls`. */
+  /** Id of the waiting call in `state.batch.calls`. */
   callId: string;
   /**
    * Handed to the middlewares with the approved call, so the approval middleware lets exactly
-   * that call through (every other middleware, the policy included, still runs).
+   * that call through (every other middleware, the policy included, still runs). Absent for a
+   * rejection, which runs nothing.
    */
-  metadata: ToolMetadata;
+  grant?: ApprovalGrant;
   /** Milliseconds between the request and the decision. */
   waitMs: number;
 }
@@ -118,13 +131,16 @@ export interface ApprovalGate {
   saveCheckpoint(checkpointId: string, state: RunState): Promise<void>;
   /**
    * Check a decision in order (see {@link approvalRefusals}), claim it so that of two concurrent
-   * decisions exactly one wins, and return what to continue from.
+   * decisions exactly one wins, and return what to continue from: the paused run's state as the
+   * gate stored it, or `options.state` when the caller holds the state itself (it is checked
+   * against the request just the same: same session, the waiting call unanswered and unchanged).
    *
    * @throws ApprovalError when the decision is refused; nothing is claimed then.
    */
   claim(
     approvalId: string,
     decision: ApprovalDecision & { session: SessionRef },
+    options?: { state?: RunState },
   ): Promise<ClaimedApproval>;
   /**
    * The claimed call was answered: `consumed` after an approved call ran (whatever its outcome),

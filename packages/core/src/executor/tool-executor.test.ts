@@ -196,8 +196,12 @@ describe('executeBatch', () => {
       options(registry, { events: new EventBus([(e) => void events.push(e)], nullLogger) }),
     );
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1']);
-    expect(outcome.suspended).toMatchObject({ index: 1, approvalId: 'ap', content: 'wait' });
-    expect(outcome.suspended?.pending.map((c) => c.id)).toEqual(['2', '3']);
+    expect(outcome.suspended).toMatchObject({
+      callId: '2',
+      index: 1,
+      approvalId: 'ap',
+      content: 'wait',
+    });
     expect(events.map((e) => e.type)).toEqual([
       'tool.start',
       'tool.end',

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
+import type { ApprovalGrant } from '../approval/approval-gate.js';
 import { errorMessage } from '../errors.js';
 import { type Message, msg, type ToolCall } from '../messages.js';
 import type { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
 import type { SessionRef } from '../session/session-ref.js';
-import type { SubagentHost, ToolExecutionResult, ToolOutput } from '../tool.js';
+import type { SubagentHost, SuspendedRequest, ToolExecutionResult, ToolOutput } from '../tool.js';
 import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { translateFailure } from './failure-guidance.js';
@@ -38,8 +39,10 @@ export interface ExecuteBatchOptions {
   /** Receives `tool.start`, `tool.end` and `approval.required` for every call that runs. */
   events: EventBus;
   logger: Logger;
-  /** Extra metadata handed to middlewares with every call (who asked for the run, a claim). */
-  metadata?: ToolMetadata;
+  /** Who asked for the run, handed to the middlewares with every call. */
+  requestedBy?: string;
+  /** The grants of approved calls, by call id: each goes to the middlewares with its call only. */
+  grants?: ReadonlyMap<string, ApprovalGrant>;
   /**
    * Each call's position in its assistant turn, when the batch is only part of the turn (the calls
    * left after a pause); default: the position in `calls`.
@@ -65,15 +68,17 @@ export interface ExecuteBatchOptions {
 export interface BatchOutcome {
   observations: Message[];
   /**
-   * Set when a call paused for approval. `pending` lists the calls of the turn that have no
-   * observation yet (the paused one first), so whoever resumes can answer every one of them.
+   * Set when a call paused for approval: the first such call. The calls without an observation
+   * (this one, any other the same group paused, and every later group, which did not run) are
+   * the ones still to answer.
    */
   suspended?: {
+    callId: string;
     index: number;
     approvalId: string;
     checkpointId: string;
     content: string;
-    pending: ToolCall[];
+    request?: SuspendedRequest;
   };
   /** True when the signal fired; every call that did not run got a `cancelled` observation. */
   cancelled: boolean;
@@ -100,7 +105,8 @@ export async function executeBatch(
   const observations: Message[] = [];
   const tracker = options.failureTracker ?? createFailureTracker();
   const groups = groupCalls(calls, options.registry, options.positions);
-  for (const [g, group] of groups.entries()) {
+  let blocked: Blocked | undefined;
+  for (const group of groups) {
     if (options.signal.aborted) {
       for (const { call } of group) observations.push(cancelledObservation(call));
       continue;
@@ -110,33 +116,26 @@ export async function executeBatch(
       group.length > 1 ? options.maxParallel : 1,
       ({ call, index }) => runOne(call, index, options, tracker),
     );
-    const paused: Array<{ entry: IndexedCall; result: Suspended }> = [];
+    let paused: { entry: IndexedCall; result: Suspended } | undefined;
     results.forEach((result, i) => {
-      if (result.kind === 'answered') observations.push(result.observation);
-      else paused.push({ entry: group[i] as IndexedCall, result });
+      if (result.kind === 'answered') {
+        observations.push(result.observation);
+        blocked ??= result.blocked;
+      } else {
+        paused ??= { entry: group[i] as IndexedCall, result };
+      }
     });
-    const first = paused[0];
-    if (first) {
-      const later = groups.slice(g + 1).flat();
+    if (paused) {
+      const { entry, result } = paused;
       return {
         observations,
-        suspended: {
-          index: first.entry.index,
-          ...first.result.suspension,
-          pending: [...paused.map((p) => p.entry.call), ...later.map((e) => e.call)],
-        },
+        suspended: { callId: entry.call.id, index: entry.index, ...result.suspension },
         cancelled: false,
       };
     }
   }
   const outcome: BatchOutcome = { observations, cancelled: options.signal.aborted };
-  const blocked = observations.find((m) => m.metadata?.doom_loop_detected === true);
-  if (blocked) {
-    outcome.loopBreaker = loopBreakerMessage(
-      String(blocked.metadata?.doom_loop_tool ?? blocked.name),
-      Number(blocked.metadata?.attempt),
-    );
-  }
+  if (blocked) outcome.loopBreaker = loopBreakerMessage(blocked.tool, blocked.attempt);
   return outcome;
 }
 
@@ -145,10 +144,17 @@ interface IndexedCall {
   index: number;
 }
 
-type Answered = { kind: 'answered'; observation: Message };
+/** A repeated failing call answered without running: the loop breaker's data. */
+type Blocked = { tool: string; attempt: number };
+type Answered = { kind: 'answered'; observation: Message; blocked?: Blocked };
 type Suspended = {
   kind: 'suspended';
-  suspension: { approvalId: string; checkpointId: string; content: string };
+  suspension: {
+    approvalId: string;
+    checkpointId: string;
+    content: string;
+    request?: SuspendedRequest;
+  };
 };
 type CallResult = Answered | Suspended;
 
@@ -192,8 +198,10 @@ async function runOne(
       workdir: options.workdir,
       signal: options.signal,
       visibleTools: options.visibleTools,
-      metadata: { ...options.metadata, tool_call_index: index },
+      metadata: { tool_call_index: index },
       runId,
+      ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
+      ...(grantFor(call, options) ?? {}),
       ...(options.session ? { session: options.session } : {}),
       ...(options.subagents ? { subagents: options.subagents(call.id) } : {}),
       ...(options.pausable === false ? { pausable: false } : {}),
@@ -239,7 +247,12 @@ async function runOne(
     });
     return {
       kind: 'suspended',
-      suspension: { approvalId: result.approvalId, checkpointId: result.checkpointId, content },
+      suspension: {
+        approvalId: result.approvalId,
+        checkpointId: result.checkpointId,
+        content,
+        ...(result.request === undefined ? {} : { request: result.request }),
+      },
     };
   }
   return { kind: 'answered', observation: observation(call, index, observed, result) };
@@ -311,7 +324,17 @@ function blockCall(
   return {
     kind: 'answered',
     observation: observation(call, index, output, { status: 'completed', output }),
+    blocked: { tool: call.name, attempt },
   };
+}
+
+/** The approval grant of `call`, as the context field it travels in, when it has one. */
+function grantFor(
+  call: ToolCall,
+  options: ExecuteBatchOptions,
+): { approval: ApprovalGrant } | undefined {
+  const grant = options.grants?.get(call.id);
+  return grant === undefined ? undefined : { approval: grant };
 }
 
 function observation(

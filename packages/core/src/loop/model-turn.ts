@@ -10,6 +10,7 @@ import { type Message, msg, type ToolDefinition } from '../messages.js';
 import type { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
 import { type PriceTable, priceCall } from '../observe/price-table.js';
+import { countUsage } from '../observe/usage-totals.js';
 import type { LLMProvider, LLMResponse, ToolChoice } from '../provider.js';
 import { describeProviderError, errorTypeOf } from './error-names.js';
 import type { RunState } from './run-state.js';
@@ -137,6 +138,7 @@ async function ask(
       (response.usage && model !== null && deps.prices
         ? priceCall(deps.prices, model, response.usage)
         : undefined);
+    countUsage(state, response.usage, costUsd);
     events.emit({
       type: 'model.response',
       runId,

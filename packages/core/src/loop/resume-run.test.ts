@@ -32,10 +32,11 @@ function fakeGate() {
   const checkpoints = new Map<string, RunState>();
   const approvals = new Map<string, { callId: string; checkpointId: string; status: string }>();
   const completed: Array<[string, string]> = [];
+  const claimedWith: string[] = [];
   let counter = 0;
   const gate: ApprovalGate = {
     middleware: async (ctx, next) => {
-      if (ctx.metadata.claim === ctx.call.id) return next(ctx);
+      if (ctx.approval?.token === ctx.call.id) return next(ctx);
       const path = String(ctx.call.arguments.path ?? '');
       if (ctx.call.name !== 'write' || !path.startsWith('.env')) return next(ctx);
       counter += 1;
@@ -52,13 +53,14 @@ function fakeGate() {
     saveCheckpoint: async (id, state) => {
       checkpoints.set(id, JSON.parse(JSON.stringify(state)) as RunState);
     },
-    claim: async (id, decision) => {
+    claim: async (id, decision, options) => {
       const record = approvals.get(id);
       if (!record) throw new ApprovalError('not_found', `no approval ${id}`);
       if (record.status !== 'pending')
         throw new ApprovalError('already_handled', `${id} was already handled`);
       record.status = 'claimed';
-      const state = checkpoints.get(record.checkpointId) as RunState;
+      claimedWith.push(options?.state === undefined ? 'checkpoint' : 'given state');
+      const state = options?.state ?? (checkpoints.get(record.checkpointId) as RunState);
       return {
         approvalId: id,
         checkpointId: record.checkpointId,
@@ -67,7 +69,9 @@ function fakeGate() {
         ...(decision.reason === undefined ? {} : { reason: decision.reason }),
         state,
         callId: record.callId,
-        metadata: { claim: record.callId },
+        ...(decision.decision === 'approve'
+          ? { grant: { approvalId: id, token: record.callId } }
+          : {}),
         waitMs: 5,
       } satisfies ClaimedApproval;
     },
@@ -77,7 +81,7 @@ function fakeGate() {
       if (record) record.status = status;
     },
   };
-  return { gate, checkpoints, completed };
+  return { gate, checkpoints, completed, claimedWith };
 }
 
 function tools(log: string[]): Tool[] {
@@ -187,7 +191,7 @@ describe('resuming a paused run', () => {
     });
     const agent = createAgent({ provider, tools: tools([]), approvals: gate, store, workdir });
     const paused = await agent.run('go');
-    for (const state of checkpoints.values()) delete state.pending;
+    for (const state of checkpoints.values()) delete state.batch;
     const resumed = await agent.resume(paused.approvalId as string, {
       decision: 'approve',
       actor: 'cli:alice',
@@ -310,6 +314,116 @@ describe('resuming a paused run', () => {
       agent.resume(paused.approvalId as string, { decision: 'approve', actor: 'cli:a' }),
     ).rejects.toThrow(/already handled/);
     expect(log).toEqual(['write .env']);
+  });
+});
+
+describe('resuming from a run state and decisions', () => {
+  it('continues the paused run from its state read back as JSON: the approved call runs once, the turn and the loop go on', async () => {
+    const log: string[] = [];
+    const { gate, completed, claimedWith } = fakeGate();
+    const provider = new ScriptedProvider({
+      turns: [
+        turn([
+          ['read', { path: 'a.txt' }],
+          ['write', { path: '.env', content: 'X=1' }],
+          ['read', { path: 'b.txt' }],
+        ]),
+        { text: 'all done' },
+      ],
+    });
+    const agent = createAgent({ provider, tools: tools(log), approvals: gate, workdir });
+    const paused = await agent.run('set up the env');
+    expect(paused.stopReason).toBe('approval_required');
+    const stored = JSON.stringify(paused.state);
+    expect(JSON.parse(stored)).toMatchObject({ schemaVersion: 2 });
+
+    const resumed = await agent.resume(JSON.parse(stored) as RunState, [
+      { id: paused.approvalId as string, approve: true },
+    ]);
+    expect(resumed).toMatchObject({ stopReason: 'final', text: 'all done', steps: 2 });
+    expect(resumed.state).toBeUndefined();
+    expect(log).toEqual(['read a.txt', 'write .env', 'read b.txt']);
+    expect(claimedWith).toEqual(['given state']);
+    expect(completed).toEqual([[paused.approvalId, 'consumed']]);
+    const history = (provider.requests[1] as LLMRequest).messages;
+    expect(unansweredCalls(history)).toEqual([]);
+    expect(history.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'content of a.txt',
+      'wrote .env',
+      'content of b.txt',
+    ]);
+    await expect(
+      agent.resume(JSON.parse(stored) as RunState, [
+        { id: paused.approvalId as string, approve: true },
+      ]),
+    ).rejects.toThrow(/already handled/);
+    expect(log.filter((line) => line === 'write .env')).toHaveLength(1);
+  });
+
+  it('tells the model who rejected the call and why, and records the default actor', async () => {
+    const log: string[] = [];
+    const { gate, completed } = fakeGate();
+    const provider = new ScriptedProvider({
+      turns: [turn([['write', { path: '.env', content: 'X' }]]), { text: 'fine, skipped' }],
+    });
+    const agent = createAgent({ provider, tools: tools(log), approvals: gate, workdir });
+    const paused = await agent.run('go');
+    const resumed = await agent.resume(paused.state as RunState, [
+      { id: paused.approvalId as string, approve: false, reason: 'not today' },
+    ]);
+    expect(resumed.text).toBe('fine, skipped');
+    expect(log).toEqual([]);
+    expect(completed).toEqual([[paused.approvalId, 'rejected']]);
+    const answer = (provider.requests[1] as LLMRequest).messages.at(-1);
+    expect(answer?.content).toBe('rejected by api: not today. The tool call was not executed.');
+  });
+
+  it.each([
+    ['no decisions', []],
+    ['a decision without approve', [{ id: 'ap_x' }]],
+    ['a decision that is not an object', ['ap_x']],
+    ['an empty actor', [{ id: 'ap_x', approve: true, actor: ' ' }]],
+  ])('refuses %s before claiming anything', async (_name, decisions) => {
+    const { gate, claimedWith } = fakeGate();
+    const provider = new ScriptedProvider({
+      turns: [turn([['write', { path: '.env', content: 'X' }]])],
+    });
+    const agent = createAgent({ provider, tools: tools([]), approvals: gate, workdir });
+    const paused = await agent.run('go');
+    await expect(agent.resume(paused.state as RunState, decisions as never)).rejects.toThrow(
+      ConfigurationError,
+    );
+    expect(claimedWith).toEqual([]);
+  });
+
+  it('refuses a decision on an approval the state does not wait on, naming the one it does, before claiming', async () => {
+    const { gate, claimedWith } = fakeGate();
+    const provider = new ScriptedProvider({
+      turns: [turn([['write', { path: '.env', content: 'X' }]])],
+    });
+    const agent = createAgent({ provider, tools: tools([]), approvals: gate, workdir });
+    const paused = await agent.run('go');
+    const refused = await agent
+      .resume(paused.state as RunState, [{ id: 'ap_9999999999999999', approve: true }])
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApprovalError);
+    expect((refused as ApprovalError).refusal).toBe('not_found');
+    expect((refused as Error).message).toContain(paused.approvalId as string);
+    expect(claimedWith).toEqual([]);
+  });
+
+  it('refuses what is not a run state, saying what to pass', async () => {
+    const { gate } = fakeGate();
+    const agent = createAgent({
+      provider: new ScriptedProvider({ turns: [] }),
+      approvals: gate,
+      workdir,
+    });
+    for (const bad of [{}, { schemaVersion: 3 }, null]) {
+      await expect(agent.resume(bad as never, [{ id: 'ap_x', approve: true }])).rejects.toThrow(
+        /the run state cannot be resumed: .*Pass RunResult\.state of a paused run/,
+      );
+    }
   });
 });
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus } from '../observe/event-bus.js';
 import { usageLines } from '../observe/usage-lines.js';
-import { usageTotals } from '../observe/usage-totals.js';
 import { planActStrategy } from '../plan/plan-act-strategy.js';
 import { planModeStrategy } from '../plan/plan-mode-strategy.js';
 import type { RunMemory } from '../store/agent-store.js';
@@ -54,7 +53,6 @@ export async function runFrame(
   const events = new EventBus(
     [
       tracer && !nested ? (event) => tracer.onEvent(event) : undefined,
-      usageTotals(state),
       store.usage && !nested ? usageLines(store.usage) : undefined,
       ...(nested ? [] : setup.listeners),
       ...request.listeners,
@@ -77,7 +75,7 @@ export async function runFrame(
       maxTokens: setup.maxTokens,
       prices: setup.prices,
       maxParallelTools: setup.maxParallelTools,
-      metadata: request.requestedBy === undefined ? {} : { requested_by: request.requestedBy },
+      ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
     },
   };
   if (nested) frame.loop.pausable = false;

@@ -1,13 +1,13 @@
+import type { ApprovalGrant } from '../approval/approval-gate.js';
 import { createFailureTracker } from '../executor/loop-breaker.js';
-import { executeBatch } from '../executor/tool-executor.js';
 import { type Message, msg, type ToolCall } from '../messages.js';
 import type { ToolChoice } from '../provider.js';
 import type { SubagentHost } from '../tool.js';
-import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { answerBatch } from './answer-batch.js';
 import type { ModeStrategy } from './mode-strategy.js';
 import { type ModelTurnDeps, modelTurn } from './model-turn.js';
-import type { RunState } from './run-state.js';
+import type { BatchCall, RunState } from './run-state.js';
 import type { Phase } from './run-types.js';
 import type { Stop } from './stop.js';
 import { loopText } from './strings.js';
@@ -21,20 +21,25 @@ export interface LoopDeps extends ModelTurnDeps {
   strategy: ModeStrategy;
   /** Cap on concurrently running parallel-safe tool calls. */
   maxParallelTools: number;
-  /** Handed to the middlewares with every call (who asked for the run, …). */
-  metadata: ToolMetadata;
+  /** Who asked for the run, handed to the middlewares with every call. */
+  requestedBy?: string;
   /** Lets each call start child runs nested under it. */
   subagents?: (toolCallId: string) => SubagentHost;
   /** False for a child run, which cannot stop to wait for a person. */
   pausable?: boolean;
+  /** The approval gate's grants for the calls a person approved, by call id. */
+  grants?: ReadonlyMap<string, ApprovalGrant>;
+  /** A decided call was answered: its approval is spent (`consumed`) or its rejection told. */
+  onDecided?: (entry: BatchCall, outcome: 'consumed' | 'rejected') => Promise<void>;
 }
 
 /**
- * The ReAct loop: ask the model, run the tools it calls, feed the observations back, until it
- * answers without tool calls, the mode's strategy stops the run, or a limit is hit. It works on
- * `state` only (the history, the step count, the failure counts), so it can start from a fresh
- * state or from one read back from a checkpoint. Every tool call in the history gets exactly one
- * result, in the model's order.
+ * The ReAct loop: answer the open turn's calls if there is one, then ask the model, run the
+ * tools it calls, feed the observations back, until it answers without tool calls, the mode's
+ * strategy stops the run, a call pauses for a decision, or a limit is hit. It works on `state`
+ * only (the history, the open batch, the step count, the failure counts), so a fresh run and a
+ * run continued after a decision are the same loop over different states. Every tool call in
+ * the history gets exactly one result, in the model's order.
  *
  * @example
  * const stop = await runLoop(state, deps);
@@ -45,7 +50,12 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
   // Repeated identical failures are counted across the whole run, not per turn.
   const failures = createFailureTracker({ counts: state.failures });
 
-  while (state.step < state.maxSteps) {
+  for (;;) {
+    if (state.batch) {
+      const stop = await answerBatch(state, deps, failures);
+      if (stop) return stop;
+    }
+    if (state.step >= state.maxSteps) break;
     if (signal.aborted) return { reason: 'cancelled', text: loopText.cancelled };
     state.step += 1;
     const phase = strategy.phase(state);
@@ -92,33 +102,11 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
       state.messages.push(...refusedCalls(calls, phase));
       return { reason: 'tool_policy_blocked', text: turn.message.content };
     }
-
-    const outcome = await executeBatch(calls, {
-      registry: deps.registry,
-      runId: state.runId,
+    // The turn stays open until every call is answered; a pause keeps it open in the state.
+    state.batch = {
       step: state.step,
-      workdir: state.session.workdir,
-      session: state.session,
-      signal,
-      visibleTools: state.tools,
-      maxParallel: deps.maxParallelTools,
-      events,
-      logger: deps.logger,
-      metadata: deps.metadata,
-      failureTracker: failures,
-      ...(deps.subagents ? { subagents: deps.subagents } : {}),
-      ...(deps.pausable === false ? { pausable: false } : {}),
-    });
-    if (outcome.suspended) {
-      // The turn stays open: its answers so far wait with the calls until a decision resumes it.
-      const { approvalId, checkpointId, content } = outcome.suspended;
-      state.pending = { step: state.step, calls, observations: outcome.observations };
-      return { reason: 'approval_required', text: content, approvalId, checkpointId };
-    }
-    state.messages.push(...outcome.observations);
-    strategy.afterObservations(state, outcome.observations);
-    if (outcome.loopBreaker) state.messages.push(outcome.loopBreaker);
-    if (outcome.cancelled) return { reason: 'cancelled', text: loopText.cancelled };
+      calls: calls.map((call, index) => ({ call, index, status: 'pending' })),
+    };
   }
   return { reason: 'max_steps_exhausted', text: state.lastText };
 }

@@ -48,6 +48,9 @@ export async function finishRun(state: RunState, stop: Stop, deps: FinishDeps): 
     ...result,
     ...(trace ? { traceId: trace.traceId } : {}),
     ...(trace?.tracePath ? { tracePath: trace.tracePath } : {}),
+    // A copy: whoever keeps the paused state must not see this run's later changes, nor share
+    // objects with the listeners that get the state with `run.finish`.
+    ...(stop.reason === 'approval_required' ? { state: structuredClone(state) } : {}),
   };
   deps.events.emit({ type: 'run.finish', runId: state.runId, result: final, state });
   await deps.events.settled();

@@ -6,7 +6,7 @@ import { noteTool, runAndCapture } from '../agent/__fixtures__/agent-harness.js'
 import { createAgent } from '../agent/create-agent.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 import type { ToolMiddleware } from '../tool.js';
-import { runStateSchema } from './run-state.js';
+import { newRunState, runStateSchema } from './run-state.js';
 
 let workdir: string;
 beforeEach(async () => {
@@ -64,20 +64,106 @@ describe('the run state', () => {
       role: 'assistant',
       content: 'now the risky part',
     });
-    expect(copy.pending?.calls.map((call) => call.arguments.text)).toEqual([
-      'before',
-      'pause',
-      'after',
-    ]);
+    const batch = copy.batch?.calls ?? [];
+    expect(batch.map((entry) => entry.call.arguments.text)).toEqual(['before', 'pause', 'after']);
     // The three calls are parallel-safe: the two that were not paused ran and are answered; the
-    // paused one is the only call left without an answer.
-    expect(copy.pending?.observations.map((m) => m.content)).toEqual([
+    // paused one waits on its request.
+    expect(batch.map((entry) => entry.status)).toEqual([
+      'executed',
+      'awaiting_approval',
+      'executed',
+    ]);
+    expect(batch.map((entry) => entry.observation?.content)).toEqual([
       'noted: before',
+      undefined,
       'noted: after',
     ]);
-    const answered = new Set(copy.pending?.observations.map((m) => m.toolCallId));
-    const open = copy.pending?.calls.filter((call) => !answered.has(call.id));
-    expect(open?.map((call) => call.arguments.text)).toEqual(['pause']);
+    expect(batch[1]?.approval).toMatchObject({ approvalId: 'ap_1', checkpointId: 'cp_1' });
+    // The paused run's result carries the same state, for a resume from it.
+    expect(result.state).toEqual(state);
+  });
+
+  it('reads a first-version state (a checkpoint written before calls had statuses) as the current one', () => {
+    const read = { id: 'c1', name: 'note', arguments: { text: 'a' } };
+    const write = { id: 'c2', name: 'note', arguments: { text: 'pause' } };
+    const v1 = {
+      schemaVersion: 1,
+      runId: 'run_1',
+      session: {
+        key: 'cli-1a2b3c4d5e6f-default',
+        source: 'cli',
+        externalId: 'default',
+        displayName: 'default',
+        workdir,
+      },
+      prompt: 'go',
+      mode: 'act',
+      maxSteps: 20,
+      step: 1,
+      messages: [],
+      tools: ['note'],
+      lastText: '',
+      emptyTurns: 0,
+      failures: {},
+      usage: null,
+      costUsd: null,
+      unpricedCall: false,
+      model: null,
+      pending: {
+        step: 1,
+        calls: [read, write],
+        observations: [{ role: 'tool', content: 'noted: a', toolCallId: 'c1', name: 'note' }],
+      },
+    };
+    const state = runStateSchema.parse(v1);
+    expect(state.schemaVersion).toBe(2);
+    expect('pending' in state).toBe(false);
+    expect(state.batch).toEqual({
+      step: 1,
+      calls: [
+        { call: read, index: 0, status: 'executed', observation: v1.pending.observations[0] },
+        { call: write, index: 1, status: 'pending' },
+      ],
+    });
+  });
+
+  it.each([
+    ['an executed call without an observation', { status: 'executed' }],
+    ['a waiting call without its request', { status: 'awaiting_approval' }],
+    [
+      'an approved call without a decision',
+      { status: 'approved', approval: { approvalId: 'ap_1', checkpointId: 'cp_1', reasons: [] } },
+    ],
+    [
+      'a rejected call whose decision approves',
+      {
+        status: 'rejected',
+        approval: { approvalId: 'ap_1', checkpointId: 'cp_1', reasons: [] },
+        decision: { approve: true, actor: 'cli:a' },
+      },
+    ],
+  ])('refuses a batch with %s', (_name, entry) => {
+    const state = {
+      ...newRunState({
+        runId: 'run_1',
+        session: {
+          key: 'cli-1a2b3c4d5e6f-default',
+          source: 'cli',
+          externalId: 'default',
+          displayName: 'default',
+          workdir,
+        },
+        prompt: 'go',
+        mode: 'act',
+        maxSteps: 20,
+        model: null,
+      }),
+      batch: {
+        step: 1,
+        calls: [{ call: { id: 'c1', name: 'note', arguments: {} }, index: 0, ...entry }],
+      },
+    };
+    expect(runStateSchema.safeParse(state).success).toBe(false);
   });
 
   it('refuses a state that is not one: wrong version, unsafe shape, a pending batch without calls', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LLMUsage } from '../provider.js';
+import type { RunState } from './run-state.js';
 
 /**
  * How a run uses the model: act with tools, think without, plan, or plan then act.
@@ -89,6 +90,13 @@ export interface RunResult {
   checkpointId?: string;
   traceId?: string;
   tracePath?: string;
+  /**
+   * The paused run's state (`approval_required` only): what `agent.resume(state, decisions)`
+   * continues, here or, serialised as JSON, in another process. It holds the conversation (with
+   * secrets in tool results already redacted where the approval gate stores it), so keep it like
+   * the session's own data; `run --json` does not print it.
+   */
+  state?: RunState;
 }
 
 /**

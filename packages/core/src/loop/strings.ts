@@ -14,6 +14,8 @@ export const loopText = {
   traceUnwritable: (detail: string): string => `trace could not be written: ${detail}`,
   rejected: (actor: string, reason: string | undefined): string =>
     `rejected by ${actor}: ${reason?.trim() || 'no reason given'}. The tool call was not executed.`,
+  stillWaiting: (approvalId: string): string =>
+    `A tool call of this turn still waits for a decision on approval ${approvalId}; the run goes on once it is decided.`,
   noWaitingCall: (approvalId: string): string =>
     `Approval ${approvalId} cannot be resumed: its checkpoint holds no waiting tool call. Nothing was executed.`,
   /** What the session memory keeps of that: approval ids are for the person, never the model. */

@@ -1,5 +1,6 @@
 import { isAllowed } from '../agent/tool-policy.js';
 import type { EventBus } from '../observe/event-bus.js';
+import { countUsage } from '../observe/usage-totals.js';
 import type { SubagentHost, SubagentRequest } from '../tool.js';
 import type { RunState } from './run-state.js';
 import type { RunResult } from './run-types.js';
@@ -48,7 +49,7 @@ export function subagentHosts(
   };
 }
 
-function runChild(
+async function runChild(
   parent: SubagentParent,
   request: SubagentRequest,
   call: { toolCallId: string; signal: AbortSignal; available: readonly string[] },
@@ -76,5 +77,11 @@ function runChild(
     parent: { runId: state.runId, toolCallId: call.toolCallId },
     ...(parent.requestedBy === undefined ? {} : { requestedBy: parent.requestedBy }),
   };
-  return startRun(child, childRequest);
+  const result = await startRun(child, childRequest);
+  // The child's tokens count toward the run that started it; a child cost left out because one
+  // of its calls had no price leaves the calling run's cost unknown too.
+  countUsage(state, result.usage ?? undefined, result.costUsd, {
+    unpriced: result.usage !== null && result.costUsd === undefined,
+  });
+  return result;
 }

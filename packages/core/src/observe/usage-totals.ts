@@ -1,22 +1,26 @@
 import type { RunState } from '../loop/run-state.js';
-import { addUsage } from '../provider.js';
-import type { RunEventListener } from './run-events.js';
+import { addUsage, type LLMUsage } from '../provider.js';
+
+/** The totals of a run the model calls add to. */
+export type UsageTotals = Pick<RunState, 'usage' | 'costUsd' | 'unpricedCall'>;
 
 /**
- * Adds every answered model call of the stream to the run's totals: tokens, and cost while every
- * call that reported usage had a price. Calls of nested runs (subagents) travel in the same stream,
- * so their tokens count toward the run that started them.
+ * Add one answered model call (or a finished child run's totals) to a run's totals: tokens, and
+ * cost while every call that reported usage had a price. The loop calls it itself when a model
+ * answers, and a calling run when its child run ends, so a child's tokens count toward the run
+ * that started it; no event listener writes the run's state.
  *
  * @example
- * const bus = new EventBus([usageTotals(state)], logger);
+ * countUsage(state, response.usage, costUsd);
  */
-export function usageTotals(
-  totals: Pick<RunState, 'usage' | 'costUsd' | 'unpricedCall'>,
-): RunEventListener {
-  return (event) => {
-    if (event.type !== 'model.response') return;
-    totals.usage = addUsage(totals.usage ?? undefined, event.usage) ?? null;
-    if (event.costUsd !== undefined) totals.costUsd = (totals.costUsd ?? 0) + event.costUsd;
-    else if (event.usage) totals.unpricedCall = true;
-  };
+export function countUsage(
+  totals: UsageTotals,
+  usage: LLMUsage | undefined,
+  costUsd: number | undefined,
+  options: { unpriced?: boolean } = {},
+): void {
+  totals.usage = addUsage(totals.usage ?? undefined, usage) ?? null;
+  if (costUsd !== undefined) totals.costUsd = (totals.costUsd ?? 0) + costUsd;
+  else if (usage) totals.unpricedCall = true;
+  if (options.unpriced) totals.unpricedCall = true;
 }

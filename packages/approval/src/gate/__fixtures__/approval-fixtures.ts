@@ -1,6 +1,7 @@
 import {
   ApprovalError,
   type ApprovalGate,
+  type ClaimedApproval,
   type SessionRef,
   type ToolCall,
   type ToolExecutionContext,
@@ -58,7 +59,7 @@ export function fakeClock(start = '2026-01-01T00:00:00.000Z') {
 export function contextFor(
   call: ToolCall,
   session: SessionRef,
-  metadata: Record<string, unknown> = {},
+  extra: Partial<Pick<ToolExecutionContext, 'approval' | 'requestedBy' | 'pausable'>> = {},
 ): ToolExecutionContext {
   return {
     call,
@@ -67,8 +68,14 @@ export function contextFor(
     runId: 'run_1',
     signal: new AbortController().signal,
     visibleTools: ['bash', 'read', 'write', 'edit'],
-    metadata: { tool_call_index: 0, ...metadata },
+    metadata: { tool_call_index: 0 },
+    ...extra,
   };
+}
+
+/** What the loop hands the middlewares with an approved call: the claim's grant. */
+export function grantOf(claimed: ClaimedApproval): Pick<ToolExecutionContext, 'approval'> {
+  return claimed.grant === undefined ? {} : { approval: claimed.grant };
 }
 
 /** A `next` that records the calls it ran and answers them. */
@@ -90,9 +97,9 @@ export async function pauseCall(
   gate: ApprovalGate,
   session: SessionRef,
   call: ToolCall,
-  metadata: Record<string, unknown> = {},
+  extra: Parameters<typeof contextFor>[2] = {},
 ): Promise<{ approvalId: string; checkpointId: string; result: ToolExecutionResult }> {
-  const result = await gate.middleware(contextFor(call, session, metadata), recordingNext().next);
+  const result = await gate.middleware(contextFor(call, session, extra), recordingNext().next);
   if (result.status !== 'suspended') throw new Error(`expected a pause, got ${result.status}`);
   await gate.saveCheckpoint(result.checkpointId, pausedState(session, [call]));
   return { approvalId: result.approvalId, checkpointId: result.checkpointId, result };

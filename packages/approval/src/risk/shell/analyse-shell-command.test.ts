@@ -264,9 +264,13 @@ describe('analysis budget', () => {
     expect(analysis.problems[0]?.detail).toMatch(/nests brackets 10000 deep/);
   });
 
+  // The node, depth and payload limits are checked without the clock's: a loaded machine can take
+  // longer than the default second to parse these long commands.
+  const UNHURRIED = 60_000;
+
   it('stops at the node limit but keeps what it found before it', { timeout: 10_000 }, async () => {
     const analysis = await analyseShellCommand(`rm -rf x; ${'ls; '.repeat(5_000)}`, {
-      budget: { maxNodes: 1_000 },
+      budget: { maxNodes: 1_000, maxMilliseconds: UNHURRIED },
     });
     expect(analysis.commands[0]?.program).toBe('rm');
     expect(analysis.problems).toEqual([
@@ -276,7 +280,7 @@ describe('analysis budget', () => {
 
   it('stops at the depth limit, which a long && chain reaches', { timeout: 10_000 }, async () => {
     const analysis = await analyseShellCommand(`${'true && '.repeat(300)}ls`, {
-      budget: { maxDepth: 100 },
+      budget: { maxDepth: 100, maxMilliseconds: UNHURRIED },
     });
     expect(analysis.problems).toEqual([
       { kind: 'over_budget', detail: 'the command nests more than 100 levels deep' },
@@ -285,7 +289,7 @@ describe('analysis budget', () => {
 
   it('stops following payloads nested deeper than the limit', async () => {
     const analysis = await analyseShellCommand('eval "eval \'eval ls\'"', {
-      budget: { maxPayloadDepth: 1 },
+      budget: { maxPayloadDepth: 1, maxMilliseconds: UNHURRIED },
     });
     expect(analysis.problems).toEqual([
       { kind: 'over_budget', detail: 'shell payloads nest more than 1 deep' },

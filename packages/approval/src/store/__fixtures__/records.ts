@@ -13,7 +13,7 @@ export function cliSessionOf(workdir: string, name = 'default'): SessionRef {
 /** The run state of a run paused on `calls` (none answered yet). */
 export function pausedState(session: SessionRef, calls: ToolCall[]): RunState {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     runId: 'run_1',
     session,
     prompt: 'do the thing',
@@ -32,7 +32,7 @@ export function pausedState(session: SessionRef, calls: ToolCall[]): RunState {
     costUsd: null,
     unpricedCall: false,
     model: null,
-    pending: { step: 1, calls, observations: [] },
+    batch: { step: 1, calls: calls.map((call, index) => ({ call, index, status: 'pending' })) },
   };
 }
 
