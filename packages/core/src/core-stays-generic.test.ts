@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // Core is the part every embedder installs. It must not know the tools other packages build
-// (tool-specific behaviour travels as a typed failure kind and the tool's own advice) nor any
-// model vendor (price tables and model defaults live with their provider package). Tests may name
+// (tool-specific behaviour travels as a typed failure kind and the tool's own advice), any model
+// vendor (price tables and model defaults live with their provider package) nor any chat platform
+// (a front end's sessions and where a run was asked for are opaque to core). Tests may name
 // anything; shipped source may not.
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -32,6 +33,11 @@ const RULES: ReadonlyArray<{ what: string; pattern: RegExp; except?: string }> =
     pattern: /\b(openai|anthropic|claude|gpt-\d|gpt\b|sonnet|opus|haiku|gemini|o[134]-mini)\b/i,
     except: SECRET_FORMATS,
   },
+  {
+    what: 'a chat platform',
+    pattern: /\b(feishu|lark|slack|discord|telegram)\b/i,
+    except: SECRET_FORMATS,
+  },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -43,7 +49,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('core stays generic', () => {
-  it('names no tool and no model vendor anywhere in its shipped source', () => {
+  it('names no tool, no model vendor and no chat platform anywhere in its shipped source', () => {
     const findings: string[] = [];
     for (const file of sourceFiles(root)) {
       readFileSync(file, 'utf8')
@@ -65,6 +71,7 @@ describe('core stays generic', () => {
     expect(hits(`if (call.name === 'edit') return;`)).toBe(true);
     expect(hits('suggest running it through bash')).toBe(true);
     expect(hits(`'gpt-5.4': { inputPerMTok: 2.5 },`)).toBe(true);
+    expect(hits(`export const sources = ['cli', 'feishu'];`)).toBe(true);
     expect(hits('// read the file and write it back')).toBe(false);
   });
 });

@@ -128,12 +128,12 @@ export {
   type LLMUsage,
   type ToolChoice,
 } from './provider.js';
-export { cliSession, feishuChatSession } from './session/resolve-session.js';
+export { cliSession, resolveSession } from './session/resolve-session.js';
 export { validateSessionName } from './session/session-key.js';
 export {
   type SessionRef,
   type SessionSource,
-  sessionSources,
+  sessionSourceSchema,
 } from './session/session-ref.js';
 export {
   type AgentStore,

@@ -377,6 +377,8 @@ export interface ToolExecutionContext {
   pausable?: boolean;
   /** Who asked for the run (`cli:<user>`, a chat user's id), as the run was told. */
   requestedBy?: string;
+  /** Where the run was asked for, as the front end names it (a chat's id, say); opaque to core. */
+  origin?: string;
   /**
    * Set on the one call a person approved, when the run goes on from that decision: the grant the
    * approval gate issued when it claimed the decision. Only the gate that issued it can tell it is

@@ -1,7 +1,6 @@
 import {
   ApprovalError,
   type ApprovalRequiredEvent,
-  feishuChatSession,
   type Logger,
   type RunEventListener,
   type RunMode,
@@ -17,6 +16,7 @@ import { type ApprovalCardInput, approvalCard, decidedCard } from './approval-ca
 import { parseApprovalCommand } from './approval-command.js';
 import { ChatOutbox } from './chat-outbox.js';
 import { ChatQueue, type ChatTask } from './chat-queue.js';
+import { chatSession } from './chat-session.js';
 import { chatText } from './chat-text.js';
 import { runLog } from './run-log.js';
 import { runProgress } from './run-progress.js';
@@ -180,13 +180,14 @@ export class ChatAgent {
     );
     let result: RunResult;
     try {
-      const session = await feishuChatSession(app.settings.workdir, message.chatId);
+      const session = await chatSession(app.settings.workdir, message.chatId);
       result = await app.run({
         prompt,
         session,
         mode,
         maxSteps,
         requestedBy: message.senderOpenId,
+        origin: message.chatId,
         onEvent,
         signal,
       });
@@ -239,12 +240,12 @@ export class ChatAgent {
     );
     let result: RunResult;
     try {
-      const session = await feishuChatSession(app.settings.workdir, decision.chatId);
+      const session = await chatSession(app.settings.workdir, decision.chatId);
       result = await app.resumeApproval(decision.approvalId, {
         decision: decision.decision,
         actor: decision.actor,
         session,
-        chatId: decision.chatId,
+        origin: decision.chatId,
         ...(decision.reason === undefined ? {} : { reason: decision.reason }),
         onEvent,
         signal,
@@ -287,8 +288,7 @@ export class ChatAgent {
       logger.warn(`feishu: could not read approval ${event.approvalId}: ${describe(error)}`);
       return undefined;
     });
-    const sessionKey =
-      record?.sessionKey ?? (await feishuChatSession(app.settings.workdir, chatId)).key;
+    const sessionKey = record?.sessionKey ?? (await chatSession(app.settings.workdir, chatId)).key;
     const input: ApprovalCardInput = {
       approvalId: event.approvalId,
       chatId,

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { feishuChatSession } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { type FakeFeishuMessage, feishuCardActionEvent } from '@tiny-claw/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, VERIFICATION_TOKEN } from '../__fixtures__/harness.js';
+import { chatSession } from '../chat/chat-session.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -83,7 +83,7 @@ describe('approvals in the chat', () => {
     const paused = (m: FakeFeishuMessage) => m.text?.startsWith('Paused:') === true;
     await h.feishu.waitFor(() => repliesTo(h, request.messageId).some(paused), 'the paused text');
     const text = repliesTo(h, request.messageId).find(paused)?.text ?? '';
-    const session = await feishuChatSession(h.ws.dir, 'oc_team');
+    const session = await chatSession(h.ws.dir, 'oc_team');
     expect(text).toMatch(
       /^Paused: a tool call needs approval \(([\w-]+)\) in session (\S+), workdir (.+)\. Approve with \/approve \1 or reject with \/reject \1 <reason>\.$/,
     );
@@ -107,7 +107,7 @@ describe('approvals in the chat', () => {
       /^Tool: write\nWhy: .*\.env.*\nArguments:\n {2}path: "app\/\.env"\n {2}content: "TOKEN=1⏎" \(8 chars, 2 lines\)\nSession: \S+\nWorkdir: .+\nExpires: \d{4}-/,
     );
     // The session the run belongs to, and the workdir by its last two segments.
-    const session = await feishuChatSession(h.ws.dir, 'oc_team');
+    const session = await chatSession(h.ws.dir, 'oc_team');
     expect(details).toContain(`\nSession: ${session.key}\n`);
     expect(/\nWorkdir: (.+)\n/.exec(details)?.[1]).toMatch(lastTwoSegments(h.ws.dir));
     expect(details).toContain(`Approval id: ${approvalId}`);
@@ -128,7 +128,7 @@ describe('approvals in the chat', () => {
       `Not allowed: only the person who asked for this (or someone listed in FEISHU_APPROVERS) can decide approval ${approvalId}.`,
     );
     await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
-    const session = await feishuChatSession(h.ws.dir, 'oc_team');
+    const session = await chatSession(h.ws.dir, 'oc_team');
     const recordPath = join(
       h.ws.path('.state'),
       'sessions',

@@ -116,10 +116,10 @@ describe('the approval middleware', () => {
     });
   });
 
-  it('records who asked as unknown when the run does not say, and the chat of a chat session', async () => {
+  it('records who asked as unknown when the run does not say, and where the run was asked for', async () => {
     const chat = chatSessionOf(ws.dir, 'oc_123');
     const result = await harness.gate.middleware(
-      contextFor(bashCall('rm x'), chat),
+      contextFor(bashCall('rm x'), chat, { origin: 'oc_123' }),
       recordingNext().next,
     );
     if (result.status !== 'suspended') throw new Error('expected a pause');

@@ -100,7 +100,7 @@ async function suspend(
     sessionKey: session.key,
     sessionSource: session.source,
     sessionExternalId: session.externalId,
-    chatId: chatIdOf(session),
+    chatId: ctx.origin === undefined || ctx.origin === '' ? null : ctx.origin,
     requestedBy: typeof requestedBy === 'string' && requestedBy !== '' ? requestedBy : 'unknown',
     workdir: ctx.workdir,
     toolCallId: ctx.call.id,
@@ -163,11 +163,4 @@ function refused(content: string, errorType: string): ToolExecutionResult {
       metadata: { error_type: errorType },
     },
   };
-}
-
-/** A chat session's external id is `chat:<chat id>`; other sessions have no chat. */
-function chatIdOf(session: { source: string; externalId: string }): string | null {
-  if (session.source !== 'feishu' || !session.externalId.startsWith('chat:')) return null;
-  const id = session.externalId.slice('chat:'.length);
-  return id === '' ? null : id;
 }

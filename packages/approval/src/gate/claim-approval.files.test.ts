@@ -23,7 +23,7 @@ async function statusOf(stores: ApprovalStores, id: string, key = session.key) {
 }
 
 const approve = (
-  over: Partial<{ actor: string; session: SessionRef; chatId: string; reason: string }> = {},
+  over: Partial<{ actor: string; session: SessionRef; origin: string; reason: string }> = {},
 ) => ({
   decision: 'approve' as const,
   actor: 'cli:alice',

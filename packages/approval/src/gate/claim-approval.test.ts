@@ -23,7 +23,7 @@ async function statusOf(stores: ApprovalStores, id: string, key = session.key) {
 }
 
 const approve = (
-  over: Partial<{ actor: string; session: SessionRef; chatId: string; reason: string }> = {},
+  over: Partial<{ actor: string; session: SessionRef; origin: string; reason: string }> = {},
 ) => ({
   decision: 'approve' as const,
   actor: 'cli:alice',
@@ -201,16 +201,18 @@ describe.each(['file', 'memory'] as const)('claiming a decision (%s stores)', (k
 
   it('refuses a chat decision from another chat than the one that asked', async () => {
     const chat = chatSessionOf(ws.dir, 'oc_abc');
-    const { approvalId } = await pauseCall(harness.gate, chat, bashCall('rm x'));
+    const { approvalId } = await pauseCall(harness.gate, chat, bashCall('rm x'), {
+      origin: 'oc_abc',
+    });
     const record = await harness.stores.approvals.read(chat.key, approvalId);
     expect(record?.chatId).toBe('oc_abc');
     const error = await refusalOf(
-      harness.gate.claim(approvalId, approve({ session: chat, chatId: 'oc_other' })),
+      harness.gate.claim(approvalId, approve({ session: chat, origin: 'oc_other' })),
     );
     expect(error.refusal).toBe('wrong_session');
-    // The same chat, as the platform spells it (upper case), is accepted.
+    // The same chat is accepted.
     expect(
-      (await harness.gate.claim(approvalId, approve({ session: chat, chatId: 'oc_ABC' })))
+      (await harness.gate.claim(approvalId, approve({ session: chat, origin: 'oc_abc' })))
         .approvalId,
     ).toBe(approvalId);
   });

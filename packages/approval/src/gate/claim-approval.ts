@@ -82,7 +82,7 @@ export async function claimApproval(
     throw new ApprovalError('wrong_session', approvalText.otherSession(id));
   }
   if (record.id !== id) throw new ApprovalError('tampered', approvalText.mismatchedRecord(id));
-  if (!sameChat(record.chatId, decision.chatId)) {
+  if (!sameChat(record.chatId, decision.origin)) {
     throw new ApprovalError('wrong_session', approvalText.otherChat(id));
   }
   if (!(await deps.canDecide(decision.actor, record))) {
@@ -257,7 +257,11 @@ async function lostClaim(deps: ClaimDependencies, record: ApprovalRecord): Promi
   return new ApprovalError('already_handled', approvalText.beingDecided(record.id, ticket));
 }
 
-/** Chats are compared only when both sides name one; a chat id in a session key is normalised. */
+/**
+ * Origins (a chat's id, say) are compared only when both sides name one. A request recorded by an
+ * earlier version holds the chat id as its session key has it (normalised), so that form matches
+ * too.
+ */
 function sameChat(recorded: string | null, given: string | undefined): boolean {
   if (recorded === null || given === undefined) return true;
   return given === recorded || normalizeSessionPart(given) === recorded;

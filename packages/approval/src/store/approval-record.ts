@@ -1,4 +1,4 @@
-import { sessionSources, toolCallSchema } from '@tiny-claw/core';
+import { sessionSourceSchema, toolCallSchema } from '@tiny-claw/core';
 import { z } from 'zod';
 import { recordIdSchema } from './record-id.js';
 
@@ -81,9 +81,12 @@ export const approvalRecordSchema = z.object({
   id: recordIdSchema,
   checkpointId: recordIdSchema,
   sessionKey: z.string().min(1),
-  sessionSource: z.enum(sessionSources),
+  sessionSource: sessionSourceSchema,
   sessionExternalId: z.string(),
-  /** The chat the run belongs to, for chat sessions. */
+  /**
+   * Where the run was asked for (the run's `origin`: a chat's id when a chat asked), or null; a
+   * decision is taken only from the same origin.
+   */
   chatId: z.string().nullable(),
   /** Who started the run that asked (a chat user, `cli:<user>`), or `unknown`. */
   requestedBy: z.string(),

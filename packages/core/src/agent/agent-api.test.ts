@@ -343,10 +343,10 @@ describe('the in-memory store', () => {
     const provider = new ScriptedProvider({ turns: [{ text: 'first' }, { text: 'second' }] });
     const agent = createAgent({ provider, workdir });
     const session = {
-      key: 'feishu-000000000000-chat-oc_1',
-      source: 'feishu' as const,
-      externalId: 'chat:oc_1',
-      displayName: 'chat:oc_1',
+      key: 'chat-000000000000-room-1',
+      source: 'chat' as const,
+      externalId: 'room:1',
+      displayName: 'room:1',
       workdir,
     };
     expect((await agent.run('one', { session })).sessionKey).toBe(session.key);

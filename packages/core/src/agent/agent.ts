@@ -40,6 +40,11 @@ export interface AgentRunOptions {
   onEvent?: RunEventListener;
   /** Who asked for the run (`cli:<user>`, a chat user's id); recorded with approval requests. */
   requestedBy?: string;
+  /**
+   * Where the run was asked for, as your front end names it (a chat's id, say): recorded with
+   * approval requests, which are then decided only from the same origin. Opaque to the agent.
+   */
+  origin?: string;
 }
 
 /**
@@ -80,8 +85,8 @@ export interface ResumeDecision {
 export interface AgentStateResumeOptions {
   /** Who decided, for the decisions that do not say (default `api`). */
   actor?: string;
-  /** The chat the decisions came from, when they came from a chat. */
-  chatId?: string;
+  /** Where the decisions came from (see {@link AgentRunOptions.origin}). */
+  origin?: string;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
 }
@@ -163,6 +168,7 @@ export class Agent {
       listeners: options.onEvent ? [options.onEvent] : [],
       caller: 'main_loop',
       ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
     });
   }
 
@@ -218,7 +224,7 @@ export class Agent {
       session,
       runnableTools: setup.tools,
       ...(options.reason === undefined ? {} : { reason: options.reason }),
-      ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
     });
     return resumeRun(setup, [claimed], this.#resumeRequest(options, options.actor));
   }
@@ -249,7 +255,7 @@ export class Agent {
             session,
             runnableTools: this.#parts.setup.tools,
             ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-            ...(options.chatId === undefined ? {} : { chatId: options.chatId }),
+            ...(options.origin === undefined ? {} : { origin: options.origin }),
           },
           { state },
         ),
@@ -259,7 +265,7 @@ export class Agent {
   }
 
   #resumeRequest(
-    options: { signal?: AbortSignal; onEvent?: RunEventListener },
+    options: { signal?: AbortSignal; onEvent?: RunEventListener; origin?: string },
     actor: string,
   ): Parameters<typeof resumeRun>[2] {
     const signals = [this.#parts.signal, options.signal].filter((s) => s !== undefined);
@@ -267,6 +273,8 @@ export class Agent {
       signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
       listeners: options.onEvent ? [options.onEvent] : [],
       requestedBy: actor,
+      // The continued run is asked for from where the decision came.
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
     };
   }
 

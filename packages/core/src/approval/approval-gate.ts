@@ -15,8 +15,11 @@ export interface ApprovalDecision {
   actor: string;
   /** Why (a rejection's reason reaches the model). */
   reason?: string;
-  /** The chat the decision came from, when it came from a chat. */
-  chatId?: string;
+  /**
+   * Where the decision came from, as the front end names it (a chat's id, say): a request made
+   * from one origin is decided only from the same one. Opaque to core.
+   */
+  origin?: string;
   /**
    * The tools the deciding agent can run. An approval of a call to any other tool is refused
    * (`tool_unavailable`) before it is claimed: claiming it would use it up without running the

@@ -41,6 +41,8 @@ export interface ExecuteBatchOptions {
   logger: Logger;
   /** Who asked for the run, handed to the middlewares with every call. */
   requestedBy?: string;
+  /** Where the run was asked for, handed to the middlewares with every call. */
+  origin?: string;
   /** The grants of approved calls, by call id: each goes to the middlewares with its call only. */
   grants?: ReadonlyMap<string, ApprovalGrant>;
   /**
@@ -201,6 +203,7 @@ async function runOne(
       metadata: { tool_call_index: index },
       runId,
       ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
+      ...(options.origin === undefined ? {} : { origin: options.origin }),
       ...(grantFor(call, options) ?? {}),
       ...(options.session ? { session: options.session } : {}),
       ...(options.subagents ? { subagents: options.subagents(call.id) } : {}),

@@ -43,6 +43,7 @@ export async function answerBatch(
         failureTracker: failures,
         positions: entries.map((entry) => entry.index),
         ...(deps.requestedBy === undefined ? {} : { requestedBy: deps.requestedBy }),
+        ...(deps.origin === undefined ? {} : { origin: deps.origin }),
         ...(deps.grants ? { grants: deps.grants } : {}),
         ...(deps.subagents ? { subagents: deps.subagents } : {}),
         ...(deps.pausable === false ? { pausable: false } : {}),

@@ -76,11 +76,12 @@ export async function runFrame(
       prices: setup.prices,
       maxParallelTools: setup.maxParallelTools,
       ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
+      ...(request.origin === undefined ? {} : { origin: request.origin }),
     },
   };
   if (nested) frame.loop.pausable = false;
   frame.loop.subagents = subagentHosts(
-    { setup, state, events, requestedBy: request.requestedBy },
+    { setup, state, events, requestedBy: request.requestedBy, origin: request.origin },
     request.signal,
   );
   events.emit({

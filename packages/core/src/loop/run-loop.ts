@@ -23,6 +23,8 @@ export interface LoopDeps extends ModelTurnDeps {
   maxParallelTools: number;
   /** Who asked for the run, handed to the middlewares with every call. */
   requestedBy?: string;
+  /** Where the run was asked for (opaque), handed to the middlewares with every call. */
+  origin?: string;
   /** Lets each call start child runs nested under it. */
   subagents?: (toolCallId: string) => SubagentHost;
   /** False for a child run, which cannot stop to wait for a person. */

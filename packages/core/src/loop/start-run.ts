@@ -61,6 +61,8 @@ export interface RunRequest {
   parent?: { runId: string; toolCallId: string };
   /** Who asked for the run (recorded with an approval request). */
   requestedBy?: string;
+  /** Where the run was asked for, as the front end names it (recorded with an approval request). */
+  origin?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ export interface SubagentParent {
   /** The calling run's bus: child events are re-emitted on it, so its listeners see them nested. */
   events: EventBus;
   requestedBy: string | undefined;
+  origin: string | undefined;
 }
 
 /**
@@ -76,6 +77,7 @@ async function runChild(
     caller: 'subagent',
     parent: { runId: state.runId, toolCallId: call.toolCallId },
     ...(parent.requestedBy === undefined ? {} : { requestedBy: parent.requestedBy }),
+    ...(parent.origin === undefined ? {} : { origin: parent.origin }),
   };
   const result = await startRun(child, childRequest);
   // The child's tokens count toward the run that started it; a child cost left out because one

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
-import { cliSession, feishuChatSession } from './resolve-session.js';
+import { cliSession, resolveSession } from './resolve-session.js';
 import { sessionDirectory, workdirHash } from './session-key.js';
 
 let root: string;
@@ -61,12 +61,38 @@ describe('cliSession', () => {
   });
 });
 
-describe('feishuChatSession', () => {
-  it('keys a chat as feishu-<hash>-chat-<normalized id> and keeps the raw id for display', async () => {
-    const session = await feishuChatSession(workdir, 'oc_AbC');
-    expect(session.key).toBe(`feishu-${workdirHash(await realpath(workdir))}-chat-oc_abc`);
-    expect(session.externalId).toBe('chat:oc_abc');
-    expect(session.displayName).toBe('chat:oc_AbC');
+describe('resolveSession', () => {
+  it("keys a front end's conversation as <source>-<hash>-<normalised id> and keeps its display name", async () => {
+    const session = await resolveSession({
+      source: 'chat',
+      workdir,
+      externalId: 'room:AbC',
+      displayName: 'Room AbC',
+    });
+    expect(session).toEqual({
+      key: `chat-${workdirHash(await realpath(workdir))}-room-abc`,
+      source: 'chat',
+      externalId: 'room:AbC',
+      displayName: 'Room AbC',
+      workdir: await realpath(workdir),
+    });
+  });
+
+  it.each([
+    ['an upper-case source', 'Chat'],
+    ['a source with a dash', 'my-chat'],
+    ['an empty source', ''],
+    ['a source over 32 characters', 'a'.repeat(33)],
+  ])('refuses %s, naming what a source may be', async (_name, source) => {
+    await expect(resolveSession({ source, workdir, externalId: 'x' })).rejects.toThrow(
+      /session source .* is invalid: a session source is 1 to 32 lower-case letters/,
+    );
+  });
+
+  it('refuses an empty external id', async () => {
+    await expect(resolveSession({ source: 'chat', workdir, externalId: ' ' })).rejects.toThrow(
+      ConfigurationError,
+    );
   });
 });
 

@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { ConfigurationError } from '../errors.js';
 import { normalizeSessionPart, sessionKey, validateSessionName } from './session-key.js';
-import type { SessionRef, SessionSource } from './session-ref.js';
+import { type SessionRef, type SessionSource, sessionSourceSchema } from './session-ref.js';
 
 /**
  * The CLI session called `name` (default `default`) in `workdir`: the session `tiny-claw run
@@ -20,13 +21,38 @@ export async function cliSession(workdir: string, name?: string): Promise<Sessio
 }
 
 /**
- * The session of one Feishu/Lark chat in `workdir`: every message of a chat shares it.
+ * The session a front end keeps for one conversation of its own (a chat, a ticket, a thread) in
+ * `workdir`: keyed `<source>-<12 hex of the real workdir>-<normalised external id>`, so every
+ * message of that conversation shares it. `displayName` defaults to the external id.
+ *
+ * @throws ConfigurationError when `source` is not a session source (see {@link sessionSourceSchema}) or the external id is empty.
  *
  * @example
- * (await feishuChatSession('/repo', 'oc_AbC')).key; // 'feishu-1a2b3c4d5e6f-chat-oc_abc'
+ * (await resolveSession({ source: 'chat', workdir: '/repo', externalId: 'room:42' })).key; // 'chat-1a2b3c4d5e6f-room-42'
  */
-export async function feishuChatSession(workdir: string, chatId: string): Promise<SessionRef> {
-  return sessionRef('feishu', workdir, `chat:${normalizeSessionPart(chatId)}`, `chat:${chatId}`);
+export async function resolveSession(input: {
+  source: SessionSource;
+  workdir: string;
+  externalId: string;
+  displayName?: string;
+}): Promise<SessionRef> {
+  const source = sessionSourceSchema.safeParse(input.source);
+  if (!source.success) {
+    throw new ConfigurationError(
+      `session source ${JSON.stringify(input.source)} is invalid: ${source.error.issues[0]?.message ?? ''}.`,
+    );
+  }
+  if (typeof input.externalId !== 'string' || input.externalId.trim() === '') {
+    throw new ConfigurationError(
+      'a session needs a non-empty external id (the conversation it is for).',
+    );
+  }
+  return sessionRef(
+    source.data,
+    input.workdir,
+    input.externalId,
+    input.displayName ?? input.externalId,
+  );
 }
 
 async function sessionRef(

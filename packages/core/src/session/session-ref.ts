@@ -1,20 +1,25 @@
 import { z } from 'zod';
 
 /**
- * Which front end a session belongs to.
+ * Which front end a session belongs to, as a short lower-case word that starts its key: core's own
+ * are `cli` (a session of the CLI or the library) and `subagent` (a child run's); a front end names
+ * its own (a chat server, say). Core never branches on any other value.
  *
  * @example
  * const source: SessionSource = 'cli';
  */
-export const sessionSources = ['cli', 'feishu', 'subagent'] as const;
+export type SessionSource = string;
 
 /**
- * One of {@link sessionSources}.
+ * Schema of a {@link SessionSource}: 1 to 32 lower-case letters, digits and `_`, starting with a
+ * letter (no `-`, which separates the parts of a session key).
  *
  * @example
- * if (session.source === 'subagent') console.log('child session');
+ * sessionSourceSchema.parse('cli');
  */
-export type SessionSource = (typeof sessionSources)[number];
+export const sessionSourceSchema = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, {
+  error: 'a session source is 1 to 32 lower-case letters, digits or _, starting with a letter',
+});
 
 /**
  * A resolved session: its key (where its state lives) and the workdir it is bound to.
@@ -38,7 +43,7 @@ export interface SessionRef {
  */
 export const sessionRefSchema = z.object({
   key: z.string().min(1),
-  source: z.enum(sessionSources),
+  source: sessionSourceSchema,
   externalId: z.string(),
   displayName: z.string(),
   workdir: z.string().min(1),
@@ -53,7 +58,7 @@ export const sessionRefSchema = z.object({
 export const sessionMetaSchema = z.object({
   schemaVersion: z.literal(1),
   key: z.string(),
-  source: z.enum(sessionSources),
+  source: sessionSourceSchema,
   externalId: z.string(),
   displayName: z.string(),
   workdir: z.string(),

@@ -27,7 +27,7 @@ const PROTECT = /\[redacted\]/;
  * Options of {@link scrubSecrets}.
  *
  * @example
- * const options: ScrubOptions = { keep: ['FEISHU_APPROVERS'] };
+ * const options: ScrubOptions = { keep: ['TEAM_APPROVERS'] };
  */
 export interface ScrubOptions {
   /**
@@ -49,8 +49,8 @@ export interface ScrubOptions {
  * @example
  * scrubSecrets('Incorrect API key provided: sk-proj-ab***wxyz', ['sk-proj-abcdwxyz']);
  * // 'Incorrect API key provided: [redacted]'
- * scrubSecrets('ask FEISHU_APPROVERS', ['FEISHU-9f8e7d'], { keep: ['FEISHU_APPROVERS'] });
- * // 'ask FEISHU_APPROVERS'
+ * scrubSecrets('ask TEAM_APPROVERS', ['TEAM-9f8e7d'], { keep: ['TEAM_APPROVERS'] });
+ * // 'ask TEAM_APPROVERS'
  */
 export function scrubSecrets(
   text: string,

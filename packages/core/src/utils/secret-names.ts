@@ -1,4 +1,4 @@
-/** Words that make a name secret wherever they stand in it: `DB_PASSWORD`, `authToken`, `X-Lark-Signature`. */
+/** Words that make a name secret wherever they stand in it: `DB_PASSWORD`, `authToken`, `X-Hub-Signature`. */
 const SECRET_WORDS = new Set([
   'auth',
   'authentication',
@@ -104,7 +104,7 @@ function nameWords(name: string): string[] {
  * True when a value stored under `name` (a variable, a header, a JSON key, an assignment's left
  * side) is a credential whatever the value looks like. Word by word, so `OLDPWD`, `KEYBOARD`,
  * `max_tokens`, `tokenizer` and `passwordless_login` are not secret while `DATABASE_PASS`,
- * `NPM_CONFIG__AUTH`, `MYSQL_PWD`, `api-key`, `openaiApiKey`, `SENTRY_DSN`, `X-Lark-Signature`
+ * `NPM_CONFIG__AUTH`, `MYSQL_PWD`, `api-key`, `openaiApiKey`, `SENTRY_DSN`, `X-Hub-Signature`
  * and `JSESSIONID` are. A secret-looking word counts anywhere; `pass` and `pwd` only last (so
  * `PASS_THROUGH` and a lone `PWD`, the working directory, are not); `key` only in a longer name
  * and not after an index word (`SORT_KEY`, `PUBLIC_KEY`); `session` only last or before `id`.

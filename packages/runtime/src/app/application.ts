@@ -37,7 +37,7 @@ export interface RunRequest {
   mode?: RunMode;
   /**
    * Session name (a CLI session of the workdir; the default one when omitted) or a resolved
-   * session, such as a chat's from `feishuChatSession`.
+   * session, such as a chat's (`resolveSession` from `@tiny-claw/core`).
    */
   session?: string | SessionRef;
   maxSteps?: number;
@@ -46,6 +46,8 @@ export interface RunRequest {
   signal?: AbortSignal;
   /** Who asked for the run, recorded with approval requests (`cli:<user>`, a chat user's id). */
   requestedBy?: string;
+  /** Where the run was asked for (a chat's id): its approval requests are decided only from there. */
+  origin?: string;
 }
 
 /**
@@ -63,7 +65,8 @@ export interface ResumeRequest {
    * resolved session, such as a chat's.
    */
   session?: string | SessionRef;
-  chatId?: string;
+  /** Where the decision came from (a chat's id); it must be where the request was made. */
+  origin?: string;
   onEvent?: RunEventListener;
   signal?: AbortSignal;
 }
@@ -148,6 +151,7 @@ export class Application {
       ...(request.onEvent ? { onEvent: request.onEvent } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
+      ...(request.origin === undefined ? {} : { origin: request.origin }),
     });
   }
 
@@ -167,7 +171,7 @@ export class Application {
         actor: request.actor,
         session: checkedName(request.session),
         ...(request.reason === undefined ? {} : { reason: request.reason }),
-        ...(request.chatId === undefined ? {} : { chatId: request.chatId }),
+        ...(request.origin === undefined ? {} : { origin: request.origin }),
         ...(request.onEvent ? { onEvent: request.onEvent } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
       });

@@ -1,5 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
-import { ConfigurationError, feishuChatSession } from '@tiny-claw/core';
+import { ConfigurationError, resolveSession } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { sandboxStatus, WORKSPACE_TOOL_NAMES } from '@tiny-claw/tools';
@@ -296,8 +296,18 @@ describe('approvals in the application', () => {
       }),
       { provider: writeEnv(), logger: silent, front: 'server' },
     );
-    const chat = await feishuChatSession(ws.dir, 'oc_team');
-    const paused = await app.run({ prompt: 'set the token', session: chat, requestedBy: 'ou_dev' });
+    // A chat's session as a chat front end resolves it: its own source, the chat as origin.
+    const chat = await resolveSession({
+      source: 'feishu',
+      workdir: ws.dir,
+      externalId: 'chat:oc_team',
+    });
+    const paused = await app.run({
+      prompt: 'set the token',
+      session: chat,
+      requestedBy: 'ou_dev',
+      origin: 'oc_team',
+    });
     expect(paused.stopReason).toBe('approval_required');
     const record = await app.approval(paused.approvalId as string);
     expect(record).toMatchObject({
@@ -311,14 +321,22 @@ describe('approvals in the application', () => {
         decision: 'approve',
         actor: 'ou_other',
         session: chat,
-        chatId: 'oc_team',
+        origin: 'oc_team',
       }),
     ).rejects.toMatchObject({ refusal: 'not_allowed' });
+    await expect(
+      app.resumeApproval(id, {
+        decision: 'approve',
+        actor: 'ou_lead',
+        session: chat,
+        origin: 'oc_elsewhere',
+      }),
+    ).rejects.toMatchObject({ refusal: 'wrong_session' });
     const resumed = await app.resumeApproval(id, {
       decision: 'approve',
       actor: 'ou_lead',
       session: chat,
-      chatId: 'oc_team',
+      origin: 'oc_team',
     });
     expect(resumed).toMatchObject({ stopReason: 'final', text: 'env written' });
     expect(await readFile(ws.path('.env'), 'utf8')).toBe('TOKEN=1\n');

@@ -59,7 +59,7 @@ export function fakeClock(start = '2026-01-01T00:00:00.000Z') {
 export function contextFor(
   call: ToolCall,
   session: SessionRef,
-  extra: Partial<Pick<ToolExecutionContext, 'approval' | 'requestedBy' | 'pausable'>> = {},
+  extra: Partial<Pick<ToolExecutionContext, 'approval' | 'requestedBy' | 'origin' | 'pausable'>> = {},
 ): ToolExecutionContext {
   return {
     call,
