@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -165,10 +166,24 @@ describe('bash tool results', () => {
   it('kills the process group when the run is cancelled mid-command', async () => {
     const marker = uniqueSleep();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
-    const out = await bash({ command: `echo started; sleep ${marker}` }, ctx(controller.signal));
-    expect(Date.now() - started).toBeLessThan(6_000);
+    // Cancel once the command is surely running (it has printed and left a flag in the workdir),
+    // not after a guessed delay: a loaded machine can take longer than that to start it.
+    const flag = path.join(root, 'running.flag');
+    let abortedAt = 0;
+    void (async () => {
+      for (let i = 0; i < 1_000 && !existsSync(flag); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      abortedAt = Date.now();
+      controller.abort();
+    })();
+    const out = await bash(
+      { command: `echo started; touch running.flag; sleep ${marker}` },
+      ctx(controller.signal),
+    );
+    // The command ends soon after the cancellation, not when its sleep would have.
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(Date.now() - abortedAt).toBeLessThan(6_000);
     expect(out).toMatchObject({ isError: true, metadata: { error_type: 'cancelled' } });
     expect(out.content).toContain('started');
     expect(await survivorsAfter(marker, 3_000)).toEqual([]);
