@@ -13,6 +13,7 @@ import { quick, repoRoot, report, round, slope, stats } from './lib.mjs';
 
 const core = await import(join(repoRoot, 'packages/core/dist/index.js'));
 const tools = await import(join(repoRoot, 'packages/tools/dist/index.js'));
+const workspace = await import(join(repoRoot, 'packages/workspace/dist/index.js'));
 const steps = Number(process.env.BENCH_STEPS ?? (quick ? 150 : 500));
 
 const dir = mkdtempSync(join(tmpdir(), 'tc-bench-'));
@@ -56,7 +57,7 @@ const agent = core.createAgent({
   provider,
   tools: tools.workspaceTools({ workdir: dir, enabled: ['read'] }),
   workdir: dir,
-  store: core.createFileStore(join(dir, '.state')),
+  store: workspace.createFileStore(join(dir, '.state')),
   maxSteps: steps + 1,
 });
 let rssAt20 = 0;

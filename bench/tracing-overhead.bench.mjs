@@ -15,6 +15,7 @@ import { median, quick, repoRoot, report, round } from './lib.mjs';
 const core = await import(join(repoRoot, 'packages/core/dist/index.js'));
 const tools = await import(join(repoRoot, 'packages/tools/dist/index.js'));
 const tracing = await import(join(repoRoot, 'packages/tracing/dist/index.js'));
+const workspace = await import(join(repoRoot, 'packages/workspace/dist/index.js'));
 const steps = Number(process.env.BENCH_STEPS ?? (quick ? 100 : 200));
 const rounds = Number(process.env.BENCH_RUNS ?? (quick ? 8 : 30));
 
@@ -46,7 +47,7 @@ function instantProvider() {
 }
 
 const readTools = tools.workspaceTools({ workdir: dir, enabled: ['read'] });
-const store = core.createFileStore(stateDir);
+const store = workspace.createFileStore(stateDir);
 const variants = {
   off: () => tracing.createTracer({ stateDir, mode: 'off' }),
   metadata: () => tracing.createTracer({ stateDir, mode: 'metadata' }),

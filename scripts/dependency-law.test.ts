@@ -104,6 +104,37 @@ describe('dependency law', () => {
     expect(checkDependencyLaw(root)).toEqual([]);
   });
 
+  it('rule 1: fails when core, even a core test, takes the file store from the workspace package', () => {
+    const root = fixture({
+      'packages/core/package.json': JSON.stringify({
+        name: '@tiny-claw/core',
+        devDependencies: { '@tiny-claw/workspace': 'workspace:*' },
+        peerDependencies: { zod: '^4' },
+      }),
+      'packages/core/src/agent.test.ts':
+        "import { createFileStore } from '@tiny-claw/workspace';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([
+      expect.objectContaining({
+        rule: 1,
+        where: 'packages/core/src/agent.test.ts',
+        message: 'core must not import @tiny-claw/workspace',
+      }),
+    ]);
+  });
+
+  it('lets runtime depend on the workspace package and build its file store', () => {
+    const root = fixture({
+      'packages/runtime/package.json': JSON.stringify({
+        name: '@tiny-claw/runtime',
+        dependencies: { '@tiny-claw/core': 'workspace:^', '@tiny-claw/workspace': 'workspace:^' },
+      }),
+      'packages/runtime/src/app.ts':
+        "import { createAgent } from '@tiny-claw/core';\nimport { createFileStore } from '@tiny-claw/workspace';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([]);
+  });
+
   it('rule 1: fails when core depends on another third-party package', () => {
     const root = fixture({
       'packages/core/package.json': JSON.stringify({

@@ -3,7 +3,8 @@
  * kernel that any adapter can depend on, so:
  * 1. core imports no other workspace package and no vendor SDK: only relative modules, `node:`
  *    built-ins and `zod` (schemas at its boundaries). It reads no project file either: AGENTS.md
- *    and skills (with their YAML frontmatter) are `@tiny-claw/workspace`'s;
+ *    and skills (with their YAML frontmatter) are `@tiny-claw/workspace`'s, and so is the file
+ *    state store (core holds the `StateStore` interface and the store in memory);
  * 2. each vendor SDK is a runtime dependency of its one owner package only;
  * 3. nothing in packages/ depends on or imports from apps/.
  */

@@ -1,8 +1,9 @@
 /**
  * @tiny-claw/core — an agent in a few lines: `createAgent` runs a ReAct loop over any
  * `LLMProvider` and the tools you give it (`defineTool`), under one tool policy, with one typed
- * event stream (`agent.stream`) and a store that keeps nothing on disk unless you pass a file store.
- * Also the protocol types and interfaces the other tiny-claw packages implement.
+ * event stream (`agent.stream`) and a store that keeps nothing on disk unless you pass a file store
+ * (`createFileStore` from `@tiny-claw/workspace`). Also the protocol types and interfaces the other
+ * tiny-claw packages implement, the `StateStore` among them.
  *
  * @example
  * import { createAgent, defineTool } from '@tiny-claw/core';
@@ -135,12 +136,16 @@ export {
   type SessionSource,
   sessionSourceSchema,
 } from './session/session-ref.js';
+export type { Lease, LeaseStore } from './store/lease-store.js';
+export { createMemoryStore, type MemoryStoreOptions } from './store/memory-state-store.js';
+export { SEEN_KEYS_MAX_ENTRIES, type SeenKeys } from './store/seen-keys.js';
+export type { AgentStore, RunMemory, StateStore } from './store/state-store.js';
 export {
-  type AgentStore,
-  createFileStore,
-  createMemoryStore,
-  type RunMemory,
-} from './store/agent-store.js';
+  type ListTracesQuery,
+  type TraceEntry,
+  type TraceIndex,
+  traceEntrySchema,
+} from './store/trace-index.js';
 export {
   type AvailableTool,
   defineTool,

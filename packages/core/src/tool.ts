@@ -6,7 +6,7 @@ import type { JsonObject, ToolCall, ToolDefinition } from './messages.js';
 import type { Logger } from './observe/logger.js';
 import type { RunEventListener } from './observe/run-events.js';
 import type { SessionRef } from './session/session-ref.js';
-import type { RunMemory } from './store/agent-store.js';
+import type { RunMemory } from './store/state-store.js';
 import type { ToolMetadata } from './tool-metadata.js';
 
 /**

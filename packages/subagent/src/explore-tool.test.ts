@@ -5,7 +5,6 @@ import {
   type AgentOptions,
   type CompleteOptions,
   createAgent,
-  createFileStore,
   type LLMProvider,
   type LLMRequest,
   type LLMResponse,
@@ -15,6 +14,7 @@ import {
 } from '@tiny-claw/core';
 import { ScriptedProvider, type ScriptedTurn } from '@tiny-claw/core/testing';
 import { workspaceTools } from '@tiny-claw/tools';
+import { createFileStore } from '@tiny-claw/workspace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exploreTool } from './explore-tool.js';
 

@@ -336,7 +336,7 @@ describe('the in-memory store', () => {
     await agent.run('go', { mode: 'plan-act' });
     await agent.run('again');
     expect(await readdir(workdir, { recursive: true })).toEqual(before);
-    expect(agent.store.dir).toBeUndefined();
+    expect(agent.store.usage).toBeUndefined();
   });
 
   it('accepts a resolved session and keeps its memory between runs of the same agent', async () => {

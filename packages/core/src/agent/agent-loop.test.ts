@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ProviderError } from '../errors.js';
 import type { LLMProvider, LLMRequest } from '../provider.js';
-import { createMemoryStore } from '../store/agent-store.js';
+import { createMemoryStore } from '../store/memory-state-store.js';
 import { EchoProvider } from '../testing/echo-provider.js';
 import type { Script } from '../testing/script.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';

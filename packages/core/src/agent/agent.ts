@@ -15,7 +15,7 @@ import type { RunEvent, RunEventListener } from '../observe/run-events.js';
 import type { LLMProvider } from '../provider.js';
 import { cliSession } from '../session/resolve-session.js';
 import type { SessionRef } from '../session/session-ref.js';
-import type { AgentStore } from '../store/agent-store.js';
+import type { StateStore } from '../store/state-store.js';
 import { RunEventStream } from './event-stream.js';
 import { assertPromptSize } from './prompt-limit.js';
 import { agentText } from './strings.js';
@@ -130,7 +130,7 @@ export class Agent {
     return this.#parts.setup.provider;
   }
 
-  get store(): AgentStore {
+  get store(): StateStore {
     return this.#parts.setup.store;
   }
 

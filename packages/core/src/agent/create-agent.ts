@@ -10,7 +10,8 @@ import type { PriceTable } from '../observe/price-table.js';
 import type { RunEventListener } from '../observe/run-events.js';
 import type { Tracer } from '../observe/tracer.js';
 import type { LLMProvider } from '../provider.js';
-import { type AgentStore, createMemoryStore } from '../store/agent-store.js';
+import { createMemoryStore } from '../store/memory-state-store.js';
+import type { StateStore } from '../store/state-store.js';
 import type { Tool, ToolMiddleware } from '../tool.js';
 import { ToolRegistry } from '../tool-registry.js';
 import { Agent } from './agent.js';
@@ -49,8 +50,11 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Default mode of a run (default `act`). */
   mode?: RunMode;
-  /** Where sessions, memory, plans and usage go (default in memory: nothing is written to disk). */
-  store?: AgentStore;
+  /**
+   * Where sessions, memory, plans and usage go (default `createMemoryStore()`: nothing is written
+   * to disk; `createFileStore(dir)` from `@tiny-claw/workspace` keeps them under a directory).
+   */
+  store?: StateStore;
   /** Records every run (e.g. `createTracer` from `@tiny-claw/tracing`). */
   tracer?: Tracer;
   /** Cancels every run of the agent. */

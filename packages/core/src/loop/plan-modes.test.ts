@@ -1,7 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   failTool,
   noteTool,
@@ -9,9 +7,8 @@ import {
   unansweredCalls,
 } from '../agent/__fixtures__/agent-harness.js';
 import { createAgent } from '../agent/create-agent.js';
-import { TODO_FILE } from '../plan/plan-files.js';
 import type { LLMRequest } from '../provider.js';
-import { createFileStore } from '../store/agent-store.js';
+import { createMemoryStore } from '../store/memory-state-store.js';
 import type { Script } from '../testing/script.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 
@@ -20,35 +17,28 @@ const planReply = (...items: string[]) =>
   `<PLAN_MD>\n# PLAN.md\n\nBuild it.\n</PLAN_MD>\n<TODO_MD>\n${items.map((item) => `- [ ] ${item}`).join('\n')}\n</TODO_MD>`;
 
 describe('the plan modes', () => {
-  let stateDir: string;
-
-  beforeEach(async () => {
-    stateDir = await mkdtemp(join(tmpdir(), 'tiny-claw-loop-plan-'));
-  });
-  afterEach(() => rm(stateDir, { recursive: true, force: true }));
-
   async function planSetup(script: Script) {
     const provider = new ScriptedProvider(script);
-    const files = createFileStore(join(stateDir, 'state'));
+    const files = createMemoryStore();
     const agent = createAgent({
       provider,
       tools: [noteTool, failTool],
       store: files,
-      workdir: stateDir,
+      workdir: tmpdir(),
     });
     const session = await agent.session('planner');
     const store = files.plans(session);
-    const todoPath = join(store.dir, TODO_FILE);
+    const readTodo = async () => (await store.read())?.todo;
     const memory = files.memory(session);
     const run = (prompt: string, options: Parameters<typeof agent.run>[1]) =>
       runAndCapture(agent, prompt, { session: 'planner', ...options });
-    return { provider, memory, run, session, store, todoPath };
+    return { provider, memory, run, session, store, readTodo };
   }
   const lastUserText = (request: LLMRequest | undefined) =>
     request?.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
   it('plan writes PLAN.md and TODO.md from one tool-less model call', async () => {
-    const { run, provider, todoPath } = await planSetup({
+    const { run, provider, readTodo } = await planSetup({
       turns: [{ text: planReply('TC-001 Create files', 'Write tests') }],
     });
     const result = (await run('build a CLI', { mode: 'plan' })).result;
@@ -59,7 +49,7 @@ describe('the plan modes', () => {
       plan: '# PLAN.md\n\nBuild it.\n',
     });
     expect(result.text.endsWith('Next TODO: TC-001 Create files')).toBe(true);
-    expect(await readFile(todoPath, 'utf8')).toBe(
+    expect(await readTodo()).toBe(
       '# TODO.md\n\n- [ ] TC-001 Create files\n- [ ] TC-002 Write tests\n',
     );
     expect(provider.requests[0]).toMatchObject({ tools: [], toolChoice: 'none' });
@@ -111,7 +101,7 @@ describe('the plan modes', () => {
   });
 
   it('plan-act plans, executes the first TODO, marks it done and goes on to the next', async () => {
-    const { run, provider, todoPath } = await planSetup({
+    const { run, provider, readTodo } = await planSetup({
       turns: [
         { text: planReply('TC-001 Create files', 'TC-002 Write tests') },
         { tool_calls: [{ name: 'note', arguments: { text: 'files' } }] },
@@ -135,13 +125,13 @@ describe('the plan modes', () => {
     expect(lastUserText(act)).toContain('Current TODO: TC-001 Create files');
     expect(lastUserText(provider.requests[3])).toContain('Current TODO: TC-002 Write tests');
     expect(lastUserText(provider.requests[3])).toContain('- [x] TC-001 Create files');
-    expect(await readFile(todoPath, 'utf8')).toBe(
+    expect(await readTodo()).toBe(
       '# TODO.md\n\n- [x] TC-001 Create files\n- [x] TC-002 Write tests\n',
     );
   });
 
   it('plan-act records a short blocker and keeps the TODO open when the model is blocked', async () => {
-    const { run, provider, todoPath } = await planSetup({
+    const { run, provider, readTodo } = await planSetup({
       turns: [
         { text: planReply('TC-001 Publish', 'TC-002 Announce') },
         {
@@ -152,13 +142,13 @@ describe('the plan modes', () => {
     const result = (await run('release', { mode: 'plan-act' })).result;
     expect(result).toMatchObject({ stopReason: 'final', steps: 2 });
     expect(provider.requests).toHaveLength(2);
-    expect(await readFile(todoPath, 'utf8')).toBe(
+    expect(await readTodo()).toBe(
       '# TODO.md\n\n- [ ] TC-001 Publish\n- [ ] TC-002 Announce\n\n## Blockers\n\n- TC-001: The registry is offline.\n',
     );
   });
 
   it('plan-act keeps the TODO open when a tool failed during it, even if the model says completed', async () => {
-    const { run, provider, todoPath } = await planSetup({
+    const { run, provider, readTodo } = await planSetup({
       turns: [
         { text: planReply('TC-001 Build', 'TC-002 Ship') },
         { tool_calls: [{ name: 'fail' }] },
@@ -168,7 +158,7 @@ describe('the plan modes', () => {
     const result = (await run('build', { mode: 'plan-act' })).result;
     expect(result).toMatchObject({ stopReason: 'final', steps: 3 });
     expect(provider.requests).toHaveLength(3);
-    const todo = await readFile(todoPath, 'utf8');
+    const todo = await readTodo();
     expect(todo).toContain('- [ ] TC-001 Build');
     expect(todo).toContain(
       '- TC-001: Reported completed, but a tool call failed while working on this item: fail: ',
@@ -176,7 +166,7 @@ describe('the plan modes', () => {
   });
 
   it('plan-act regenerates the plan on needs_replan, keeping completed items, then continues', async () => {
-    const { run, provider, todoPath } = await planSetup({
+    const { run, provider, readTodo } = await planSetup({
       turns: [
         { text: planReply('TC-001 Setup', 'TC-002 Call the REST API') },
         { text: 'Set up.\nPLAN_STEP_STATUS: completed' },
@@ -202,19 +192,19 @@ describe('the plan modes', () => {
     expect(lastUserText(provider.requests[4])).toContain(
       'Current TODO: TC-003 Call the GraphQL API',
     );
-    expect(await readFile(todoPath, 'utf8')).toBe(
+    expect(await readTodo()).toBe(
       '# TODO.md\n\n- [x] TC-001 Setup\n- [x] TC-003 Call the GraphQL API\n',
     );
   });
 
   it('plan-act ends with max_steps_exhausted when needs_replan comes on the last step', async () => {
-    const { run, store, todoPath } = await planSetup({
+    const { run, store, readTodo } = await planSetup({
       turns: [{ text: 'PLAN_STEP_STATUS: needs_replan\nwrong approach' }],
     });
     await store.createMissing({ plan: '# PLAN.md\n', todo: '- [ ] TC-001 A\n' });
     const result = (await run('go', { mode: 'plan-act', maxSteps: 1 })).result;
     expect(result).toMatchObject({ stopReason: 'max_steps_exhausted', steps: 1 });
-    expect(await readFile(todoPath, 'utf8')).toBe('- [ ] TC-001 A\n');
+    expect(await readTodo()).toBe('- [ ] TC-001 A\n');
   });
 
   it('plan-act counts planning toward max steps', async () => {

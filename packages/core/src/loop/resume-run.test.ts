@@ -13,7 +13,7 @@ import {
 import { ConfigurationError } from '../errors.js';
 import type { RunEvent } from '../observe/run-events.js';
 import type { LLMRequest } from '../provider.js';
-import { createMemoryStore } from '../store/agent-store.js';
+import { createMemoryStore } from '../store/memory-state-store.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 import { defineTool, type Tool } from '../tool.js';
 import type { RunState } from './run-state.js';

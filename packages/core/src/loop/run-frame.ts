@@ -3,7 +3,7 @@ import { EventBus } from '../observe/event-bus.js';
 import { usageLines } from '../observe/usage-lines.js';
 import { planActStrategy } from '../plan/plan-act-strategy.js';
 import { planModeStrategy } from '../plan/plan-mode-strategy.js';
-import type { RunMemory } from '../store/agent-store.js';
+import type { RunMemory } from '../store/state-store.js';
 import { actStrategy, type ModeStrategy } from './mode-strategy.js';
 import type { LoopDeps } from './run-loop.js';
 import { finishRun } from './run-result.js';
@@ -105,6 +105,7 @@ export async function runFrame(
       provider: provider.name,
       memory: frame.memory,
       tracer,
+      traces: setup.store.traces,
       events,
       logger,
       plan: strategy.planText(),

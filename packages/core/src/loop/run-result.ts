@@ -2,7 +2,8 @@ import { errorMessage } from '../errors.js';
 import type { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
 import type { Tracer } from '../observe/tracer.js';
-import type { RunMemory } from '../store/agent-store.js';
+import type { RunMemory } from '../store/state-store.js';
+import type { TraceIndex } from '../store/trace-index.js';
 import type { RunState } from './run-state.js';
 import type { RunResult } from './run-types.js';
 import { remembers, type Stop } from './stop.js';
@@ -13,6 +14,8 @@ export interface FinishDeps {
   provider: string;
   memory: RunMemory;
   tracer: Tracer | undefined;
+  /** Where a trace the tracer wrote to a place (`tracePath`) is recorded. */
+  traces: TraceIndex;
   events: EventBus;
   logger: Logger;
   /** The session's PLAN.md, in the plan modes once there is one. */
@@ -21,9 +24,10 @@ export interface FinishDeps {
 
 /**
  * End a run: record it in the session memory (unless it was cancelled or failed), let the tracer
- * persist its trace, announce `run.finish`, and wait for every listener's pending work (usage
- * lines, chat messages) so nothing is still being written when the result is returned. Memory and
- * trace failures are logged; they never change the result.
+ * persist its trace and record where it went in the store's trace index, announce `run.finish`,
+ * and wait for every listener's pending work (usage lines, chat messages) so nothing is still being
+ * written when the result is returned. Memory and trace failures are logged; they never change the
+ * result.
  *
  * @example
  * return finishRun(state, { reason: 'final', text: 'done' }, deps);
@@ -44,6 +48,11 @@ export async function finishRun(state: RunState, stop: Stop, deps: FinishDeps): 
         return undefined;
       })
     : undefined;
+  if (trace?.tracePath !== undefined) {
+    await deps.traces
+      .record({ traceId: trace.traceId, sessionKey: state.session.key, path: trace.tracePath })
+      .catch((error: unknown) => deps.logger.warn(loopText.traceUnindexed(errorMessage(error))));
+  }
   const final: RunResult = {
     ...result,
     ...(trace ? { traceId: trace.traceId } : {}),

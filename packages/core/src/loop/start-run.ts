@@ -10,7 +10,7 @@ import type { RunCaller, RunEventListener } from '../observe/run-events.js';
 import type { Tracer } from '../observe/tracer.js';
 import type { LLMProvider } from '../provider.js';
 import type { SessionRef } from '../session/session-ref.js';
-import type { AgentStore, RunMemory } from '../store/agent-store.js';
+import type { RunMemory, StateStore } from '../store/state-store.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ModeStrategy } from './mode-strategy.js';
 import { newRunId, runFrame } from './run-frame.js';
@@ -31,7 +31,7 @@ export interface RunSetup {
   tools: readonly string[];
   /** The agent's allow and deny lists, which also bound every child run's tools. */
   policy: ToolPolicy;
-  store: AgentStore;
+  store: StateStore;
   tracer: Tracer | undefined;
   /** Pauses risky calls and continues them after a decision; undefined: nothing pauses. */
   approvals: ApprovalGate | undefined;

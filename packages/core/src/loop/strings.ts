@@ -12,6 +12,7 @@ export const loopText = {
     `memory could not be read, continuing without it: ${detail}`,
   memoryUnwritable: (detail: string): string => `memory could not be written: ${detail}`,
   traceUnwritable: (detail: string): string => `trace could not be written: ${detail}`,
+  traceUnindexed: (detail: string): string => `trace could not be indexed: ${detail}`,
   rejected: (actor: string, reason: string | undefined): string =>
     `rejected by ${actor}: ${reason?.trim() || 'no reason given'}. The tool call was not executed.`,
   stillWaiting: (approvalId: string): string =>

@@ -8,7 +8,7 @@ import { createAgent } from '../agent/create-agent.js';
 import type { RunEvent } from '../observe/run-events.js';
 import type { Tracer } from '../observe/tracer.js';
 import type { SessionRef } from '../session/session-ref.js';
-import { createMemoryStore } from '../store/agent-store.js';
+import { createMemoryStore } from '../store/memory-state-store.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 import { defineTool, type SubagentHost, type Tool } from '../tool.js';
 import type { RunResult } from './run-types.js';

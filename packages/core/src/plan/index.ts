@@ -1,6 +1,5 @@
 export { planActStrategy } from './plan-act-strategy.js';
 export {
-  diskPlanFiles,
   memoryPlanFiles,
   PLAN_FILE,
   type PlanFileAccess,

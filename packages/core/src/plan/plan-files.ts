@@ -1,9 +1,5 @@
-import { readFile, rm, rmdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { errorMessage, StateError } from '../errors.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { isErrnoError } from '../store/errno.js';
-import { withPathLock } from '../store/path-lock.js';
+import { join } from 'node:path';
+import { StateError } from '../errors.js';
 import type { PlanFiles } from './plan-response.js';
 import {
   appendTodoBlocker,
@@ -39,7 +35,7 @@ export interface PlanSnapshot extends PlanFiles {
  * so concurrent updates in one process never lose each other's edits.
  *
  * @example
- * const store = createFileStore(stateDir).plans(session);
+ * const store = createMemoryStore().plans(session);
  * await store.createMissing({ plan: '# PLAN.md\n', todo: '- [ ] TC-001 Go\n' });
  */
 export interface PlanStore {
@@ -59,7 +55,9 @@ export interface PlanStore {
 }
 
 /**
- * Where a plan store keeps its two files: a directory on disk, or a map in memory.
+ * Where a plan store keeps its two files: a map in memory ({@link memoryPlanFiles}), a directory
+ * on disk (`diskPlanFiles` in `@tiny-claw/workspace`), or anything else that can read, write and
+ * remove two named texts.
  *
  * @example
  * const access: PlanFileAccess = memoryPlanFiles('memory:cli-1a2b3c4d5e6f-default/plan');
@@ -171,38 +169,6 @@ export class PlanFileStore implements PlanStore {
 }
 
 /**
- * Plan files in a directory on disk: atomic writes under a per-directory lock.
- *
- * @example
- * const store = new PlanFileStore(diskPlanFiles('/state/sessions/cli-1a2b3c4d5e6f-default/plan'));
- */
-export function diskPlanFiles(dir: string): PlanFileAccess {
-  const absolute = resolve(dir);
-  return {
-    dir: absolute,
-    read: (name) => readIfExists(join(absolute, name)),
-    write: (name, text) => writeFileAtomic(join(absolute, name), text),
-    async remove(name) {
-      const path = join(absolute, name);
-      try {
-        await rm(path);
-        return true;
-      } catch (error) {
-        if (isErrnoError(error, 'ENOENT')) return false;
-        throw new StateError(`Could not delete ${path}: ${errorMessage(error)}`, { cause: error });
-      }
-    },
-    exclusive: (fn) => withPathLock(absolute, fn),
-    // The directory only held the plan; leave it when something else (a person's notes) is in it.
-    cleanUp: () =>
-      rmdir(absolute).then(
-        () => undefined,
-        () => undefined,
-      ),
-  };
-}
-
-/**
  * Plan files kept in memory, for agents without a file store.
  *
  * @example
@@ -236,13 +202,4 @@ export function memoryPlanFiles(dir: string): PlanFileAccess {
 export function planSnapshot(dir: string, files: PlanFiles): PlanSnapshot {
   const items = parseTodoItems(files.todo);
   return { dir, plan: files.plan, todo: files.todo, items, next: nextOpenItem(items) };
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if (isErrnoError(error, 'ENOENT')) return undefined;
-    throw new StateError(`Could not read ${path}: ${errorMessage(error)}`, { cause: error });
-  }
 }

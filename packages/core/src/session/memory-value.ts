@@ -3,6 +3,9 @@ import { redactSecrets } from '../utils/redact-secrets.js';
 /** Most characters of one remembered value (a prompt or an answer) that are kept. */
 export const MEMORY_VALUE_MAX_CHARS = 8000;
 
+/** How many lines the memory of a session keeps: every store drops the older ones. */
+export const MEMORY_MAX_LINES = 200;
+
 // Redaction looks this far past the cut, so a credential that straddles it is still recognised
 // whole (and then cut or kept as a marker) rather than leaving a recognisable-only-in-full prefix.
 const REDACTION_LOOKAHEAD = 4096;

@@ -1,5 +1,5 @@
-import { createAgent, createFileStore, type LLMProvider, type Logger } from '@tiny-claw/core';
-import { workspaceContext } from '@tiny-claw/workspace';
+import { createAgent, type LLMProvider, type Logger } from '@tiny-claw/core';
+import { createFileStore, workspaceContext } from '@tiny-claw/workspace';
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { Application, assertWorkdir } from './application.js';
@@ -31,7 +31,7 @@ export interface ApplicationOverrides {
  * Assemble the application from validated settings with the same `createAgent` an embedder uses:
  * the provider (its vendor prices extended by `TINY_CLAW_PRICES`), the enabled workspace tools
  * under the allow/deny policy, the workdir's `AGENTS.md` and skills (`workspaceContext()`), the
- * file store under the state dir, the tracer. Throws
+ * file store under the state dir (`createFileStore` from `@tiny-claw/workspace`), the tracer. Throws
  * `ConfigurationError` for anything the user must fix.
  *
  * @example
@@ -63,13 +63,14 @@ export async function createApplication(
   const tracing = await createRuntimeTracing(settings, logger);
   const front = overrides.front ?? 'cli';
   const approvals = createRuntimeApprovals(settings, front);
+  const store = createFileStore(settings.stateDir, { logger });
   const agent = createAgent({
     provider,
     tools,
     policy: { allow: settings.toolAllowlist, deny: settings.toolDenylist },
     workdir: settings.workdir,
     projectContext: workspaceContext(),
-    store: createFileStore(settings.stateDir, { logger }),
+    store,
     tracer: tracing.tracer,
     ...(approvals ? { approvals } : {}),
     logger,
@@ -87,6 +88,9 @@ export async function createApplication(
     providerReason,
     agent,
     approvalProvider: effectiveApprovalProvider(settings, front),
-    close: tracing.close,
+    close: async () => {
+      await tracing.close();
+      await store.close();
+    },
   });
 }

@@ -1,7 +1,6 @@
 import { join, resolve } from 'node:path';
-import { StateError } from '../errors.js';
-import { appendJsonLines } from '../store/jsonl-append.js';
-import { type UsageEvent, type UsageRecorder, usageEventSchema } from './usage.js';
+import { StateError, type UsageEvent, type UsageRecorder, usageEventSchema } from '@tiny-claw/core';
+import { appendJsonLines } from '@tiny-claw/core/utils';
 
 /**
  * Where the usage file of a state directory lives: `<stateDir>/usage/model-calls.jsonl`.

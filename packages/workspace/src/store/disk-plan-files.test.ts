@@ -1,10 +1,10 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigurationError, type PlanStore, StateError } from '@tiny-claw/core';
+import { PLAN_FILE, TODO_FILE } from '@tiny-claw/core/utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, StateError } from '../errors.js';
-import { createFileStore } from '../store/agent-store.js';
-import { PLAN_FILE, type PlanStore, TODO_FILE } from './plan-files.js';
+import { createFileStore } from './file-store.js';
 
 let stateDir: string;
 let store: PlanStore;

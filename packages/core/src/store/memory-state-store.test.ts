@@ -1,43 +1,9 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
-import { usageFilePath } from '../observe/file-usage-recorder.js';
 import { testSession } from '../testing/fakes.js';
-import { createFileStore, createMemoryStore } from './agent-store.js';
-
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'tiny-claw-store-'));
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
+import { createMemoryStore } from './memory-state-store.js';
 
 const session = testSession('/repo', 'default');
-
-describe('createFileStore', () => {
-  it('lays out a session as sessions/<key>/{meta.json,memory.jsonl,plan/} and usage in usage/', async () => {
-    const store = createFileStore(root);
-    expect(store.dir).toBe(root);
-    await store.saveSession(session);
-    await store.memory(session).append([{ key: 'last_prompt', value: 'hi' }]);
-    await store.plans(session).createMissing({ plan: '# PLAN.md\n', todo: '- [ ] TC-001 A\n' });
-    const dir = join(root, 'sessions', session.key);
-    expect((await readdir(dir)).sort()).toEqual(['memory.jsonl', 'meta.json', 'plan']);
-    expect((await readdir(join(dir, 'plan'))).sort()).toEqual(['PLAN.md', 'TODO.md']);
-    expect((await stat(join(dir, 'memory.jsonl'))).mode & 0o777).toBe(0o600);
-    expect(usageFilePath(root)).toBe(join(root, 'usage', 'model-calls.jsonl'));
-  });
-
-  it('refuses a session key that would escape the sessions directory, before any file access', async () => {
-    const store = createFileStore(root);
-    const evil = { ...session, key: '../../etc' };
-    expect(() => store.memory(evil)).toThrow(ConfigurationError);
-    expect(() => store.plans(evil)).toThrow(ConfigurationError);
-    await expect(store.saveSession(evil)).rejects.toThrow(ConfigurationError);
-    expect(await readdir(root)).toEqual([]);
-  });
-});
 
 describe('createMemoryStore', () => {
   it('keeps each session its own memory and plan, in this process only', async () => {
@@ -49,7 +15,6 @@ describe('createMemoryStore', () => {
     await store.plans(session).createMissing({ plan: '# P\n', todo: '- [ ] TC-001 A\n' });
     expect((await store.plans(session).read())?.next?.id).toBe('TC-001');
     expect(await store.plans(other).read()).toBeUndefined();
-    expect(store.dir).toBeUndefined();
     expect(store.usage).toBeUndefined();
   });
 

@@ -1,13 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { errorMessage, type RunMemory, StateError } from '@tiny-claw/core';
+import {
+  appendJsonLines,
+  isErrnoError,
+  MEMORY_MAX_LINES,
+  memoryValue,
+  withPathLock,
+  writeFileAtomic,
+} from '@tiny-claw/core/utils';
 import { z } from 'zod';
-import { errorMessage, StateError } from '../errors.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { isErrnoError } from '../store/errno.js';
-import { appendJsonLines } from '../store/jsonl-append.js';
-import { withPathLock } from '../store/path-lock.js';
 import { readTailLines } from './jsonl-tail.js';
-import { memoryValue } from './memory-value.js';
 
 /**
  * One line of `memory.jsonl` as written today.
@@ -41,12 +44,9 @@ const readableLineSchema = z.looseObject({
 
 const DEFAULT_RECENT_LIMIT = 5;
 
-/** How many lines the memory file keeps when it is compacted. */
-export const MEMORY_FILE_MAX_LINES = 200;
-
 // Compaction waits until the file holds twice the lines it keeps, so one rewrite of 200 lines pays
 // for 200 appends instead of every append rewriting the file.
-const COMPACT_AT_LINES = 2 * MEMORY_FILE_MAX_LINES;
+const COMPACT_AT_LINES = 2 * MEMORY_MAX_LINES;
 // A file this large is compacted whatever its line count: older versions wrote values whole.
 const COMPACT_AT_BYTES = 8 * 1024 * 1024;
 // Below this size the file cannot hold COMPACT_AT_LINES lines (a line is never under 64 bytes),
@@ -66,7 +66,7 @@ const MAX_LINE_BYTES = 256 * 1024;
  * await memory.append([{ key: 'last_prompt', value: 'hi' }, { key: 'last_response', value: 'hello' }]);
  * await memory.readRecent(); // ['last_prompt: hi', 'last_response: hello']
  */
-export class FileMemoryStore {
+export class FileMemoryStore implements RunMemory {
   readonly path: string;
 
   constructor(dir: string) {
@@ -125,7 +125,7 @@ export class FileMemoryStore {
   }
 
   /**
-   * Rewrite the file with its last {@link MEMORY_FILE_MAX_LINES} readable lines (each redacted
+   * Rewrite the file with its last {@link MEMORY_MAX_LINES} readable lines (each redacted
    * and capped again) when it has grown past the trigger. Lines that cannot be read are dropped:
    * they never reach the model, so keeping them would only keep whatever they hold.
    */
@@ -137,7 +137,7 @@ export class FileMemoryStore {
         const counted = await readTailLines(this.path, COMPACT_AT_LINES + 1, 0);
         if (counted.length <= COMPACT_AT_LINES) return;
       }
-      const kept = (await readTailLines(this.path, MEMORY_FILE_MAX_LINES, MAX_LINE_BYTES)).flatMap(
+      const kept = (await readTailLines(this.path, MEMORY_MAX_LINES, MAX_LINE_BYTES)).flatMap(
         (line) => {
           const rewritten = line === undefined ? undefined : rewriteLine(line);
           return rewritten === undefined ? [] : [`${rewritten}\n`];

@@ -1,9 +1,13 @@
 import { join } from 'node:path';
-import type { Logger } from '../observe/logger.js';
-import { writeJsonAtomic } from '../store/atomic-write.js';
-import { QuarantinedFileError, readJsonFile } from '../store/read-json.js';
-import { sessionDirectory } from './session-key.js';
-import { type SessionMeta, type SessionRef, sessionMetaSchema } from './session-ref.js';
+import type { Logger, SessionRef } from '@tiny-claw/core';
+import {
+  QuarantinedFileError,
+  readJsonFile,
+  type SessionMeta,
+  sessionDirectory,
+  sessionMetaSchema,
+  writeJsonAtomic,
+} from '@tiny-claw/core/utils';
 
 /**
  * Record `session` in `<stateDir>/sessions/<key>/meta.json` (0600, atomic), keeping its first

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileMemoryStore, memoryLineSchema } from './memory-store.js';
+import { FileMemoryStore, memoryLineSchema } from './file-memory-store.js';
 
 let root: string;
 

@@ -1,13 +1,10 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliSession, type Logger, StateError } from '@tiny-claw/core';
+import { sessionDirectory, sessionMetaSchema } from '@tiny-claw/core/utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StateError } from '../errors.js';
-import type { Logger } from '../observe/logger.js';
-import { cliSession } from './resolve-session.js';
-import { sessionDirectory } from './session-key.js';
 import { writeSessionMeta } from './session-meta.js';
-import { sessionMetaSchema } from './session-ref.js';
 
 let root: string;
 let stateDir: string;

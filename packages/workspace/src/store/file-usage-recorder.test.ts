@@ -1,10 +1,18 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  createAgent,
+  type LLMProvider,
+  ProviderError,
+  StateError,
+  type UsageEvent,
+  usageEventSchema,
+} from '@tiny-claw/core';
+import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StateError } from '../errors.js';
+import { createFileStore } from './file-store.js';
 import { FileUsageRecorder, usageFilePath } from './file-usage-recorder.js';
-import { type UsageEvent, usageEventSchema } from './usage.js';
 
 let stateDir: string;
 
@@ -105,5 +113,28 @@ describe('FileUsageRecorder', () => {
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe(whole.slice(0, 40));
     expect(usageEventSchema.parse(JSON.parse(lines[2] as string)).step).toBe(3);
+  });
+});
+
+describe('the usage file of a run', () => {
+  const failing = (error: unknown): LLMProvider => ({
+    name: 'fake',
+    complete: async () => {
+      throw error;
+    },
+  });
+
+  it('never holds the prompt or the answer text', async () => {
+    const workdir = join(stateDir, 'work');
+    await mkdir(workdir);
+    const prompt = 'PROMPT-PLATYPUS-90210 please';
+    const store = createFileStore(join(stateDir, 'state'));
+    const ok = new ScriptedProvider({ turns: [{ text: 'ANSWER-AXOLOTL-31337 done' }] });
+    await createAgent({ provider: ok, store, workdir }).run(prompt);
+    const bad = failing(new ProviderError(`rejected: ${prompt}`, { kind: 'bad_request' }));
+    await createAgent({ provider: bad, store, workdir }).run(prompt);
+    const text = await readFile(usageFilePath(store.dir), 'utf8');
+    expect(text.trim().split('\n')).toHaveLength(2);
+    for (const secret of ['PLATYPUS', 'AXOLOTL', 'rejected']) expect(text).not.toContain(secret);
   });
 });
