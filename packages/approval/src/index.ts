@@ -1,11 +1,12 @@
 /**
- * @tiny-claw/approval — human approval for risky tool calls: the approval gate an agent pauses
- * with (`createApprovalGate`), the persisted approval and checkpoint records, their file and
- * memory stores, and the helpers front ends list and show requests with.
+ * @tiny-claw/approval — human approval for risky tool calls: the risk policy, the approval gate an
+ * agent pauses with (`createApprovalGate`), and the helpers front ends list and show requests
+ * with. The requests and paused runs' states are kept in a state store (`StateStore.approvals` and
+ * `runStates`; their records and interfaces are `@tiny-claw/core`'s).
  *
  * @example
  * import { createApprovalGate } from '@tiny-claw/approval';
- * const approvals = createApprovalGate({ stateDir: '/home/me/.tiny-claw', assess });
+ * const approvals = createApprovalGate({ store: createFileStore('/home/me/.tiny-claw'), assess });
  *
  * @module
  */
@@ -35,33 +36,6 @@ export type {
   SimpleCommandKind,
 } from './risk/shell/simple-command.js';
 export { type ListApprovalsQuery, listApprovals, readApproval } from './store/approval-queries.js';
-export {
-  type ApprovalFailure,
-  type ApprovalRecord,
-  type ApprovalStatus,
-  approvalFailures,
-  approvalRecordSchema,
-  approvalStatuses,
-  type Claimant,
-} from './store/approval-record.js';
-export type {
-  ApprovalStore,
-  ApprovalStores,
-  CheckpointStore,
-  ClaimTicket,
-  ListApprovalsOptions,
-} from './store/approval-store.js';
-export { type CheckpointRecord, checkpointRecordSchema } from './store/checkpoint-record.js';
-export { FileApprovalStore } from './store/file-approval-store.js';
-export { FileCheckpointStore } from './store/file-checkpoint-store.js';
-export { MemoryApprovalStore } from './store/memory-approval-store.js';
-export { MemoryCheckpointStore } from './store/memory-checkpoint-store.js';
+export { newApprovalId, newCheckpointId } from './store/new-record-id.js';
 export { type PreImage, preImage } from './store/pre-image.js';
-export {
-  checkRecordId,
-  newApprovalId,
-  newCheckpointId,
-  recordIdPattern,
-  recordIdSchema,
-} from './store/record-id.js';
 export { toolCallHash } from './store/tool-call-hash.js';

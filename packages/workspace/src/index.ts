@@ -2,8 +2,8 @@
  * @tiny-claw/workspace — what a tiny-claw agent keeps on disk: the project context of a workdir
  * (`AGENTS.md` as project instructions and the skills under `.claw/skills`, selected with `$name` /
  * `/name` or by relevance, whose `allowed-tools` narrows the run's tools) and the file state store
- * (`createFileStore`: sessions, memory, plans, usage, seen keys, leases and the trace index under a
- * state directory). Core reads and writes no file itself; pass `workspaceContext()` as
+ * (`createFileStore`: sessions, memory, plans, usage, approval requests and paused runs, seen keys,
+ * leases and the trace index under a state directory). Core reads and writes no file itself; pass `workspaceContext()` as
  * `projectContext` and `createFileStore(dir)` as `store` to `createAgent`.
  *
  * @example

@@ -1,14 +1,14 @@
 import type {
+  ApprovalRecord,
+  ApprovalStore,
   ToolCall,
   ToolExecutionContext,
   ToolExecutionResult,
   ToolMiddleware,
   ToolOutput,
 } from '@tiny-claw/core';
-import type { ApprovalRecord } from '../store/approval-record.js';
-import type { ApprovalStore } from '../store/approval-store.js';
+import { newApprovalId, newCheckpointId } from '../store/new-record-id.js';
 import { changedPath, preImage } from '../store/pre-image.js';
-import { newApprovalId, newCheckpointId } from '../store/record-id.js';
 import { toolCallHash } from '../store/tool-call-hash.js';
 import { approvalText } from './approval-text.js';
 import type { ClaimTokens } from './claim-tokens.js';

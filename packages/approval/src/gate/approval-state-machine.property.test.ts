@@ -1,7 +1,6 @@
-import type { ClaimedApproval } from '@tiny-claw/core';
+import type { ApprovalStatus, ClaimedApproval } from '@tiny-claw/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalStatus } from '../store/approval-record.js';
 import {
   bashCall,
   cliSessionOf,

@@ -1,5 +1,4 @@
-import type { ApprovalRecord } from '../store/approval-record.js';
-import type { ClaimTicket } from '../store/approval-store.js';
+import type { ApprovalRecord, ClaimTicket } from '@tiny-claw/core';
 
 /** Every sentence the gate says, to the model or to the person deciding, in one place. */
 export const approvalText = {

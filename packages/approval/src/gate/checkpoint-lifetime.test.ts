@@ -40,9 +40,9 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
         actor: 'cli:me',
         session,
       });
-      expect(await harness.stores.checkpoints.read(session.key, checkpointId)).toBeDefined();
+      expect(await harness.stores.runStates.read(session.key, checkpointId)).toBeDefined();
       await harness.gate.complete(claimed, 'consumed');
-      expect(await harness.stores.checkpoints.read(session.key, checkpointId)).toBeUndefined();
+      expect(await harness.stores.runStates.read(session.key, checkpointId)).toBeUndefined();
     } finally {
       await harness.cleanup();
     }
@@ -58,7 +58,7 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
         session,
       });
       await harness.gate.complete(claimed, 'rejected');
-      expect(await harness.stores.checkpoints.read(session.key, checkpointId)).toBeUndefined();
+      expect(await harness.stores.runStates.read(session.key, checkpointId)).toBeUndefined();
     } finally {
       await harness.cleanup();
     }
@@ -73,7 +73,7 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
         harness.gate.claim(approvalId, { decision: 'approve', actor: 'cli:me', session }),
       );
       expect(refusal.refusal).toBe('expired');
-      expect(await harness.stores.checkpoints.read(session.key, checkpointId)).toBeUndefined();
+      expect(await harness.stores.runStates.read(session.key, checkpointId)).toBeUndefined();
     } finally {
       await harness.cleanup();
     }
@@ -85,13 +85,11 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
       const first = await pauseCall(harness.gate, session, bashCall('ls'));
       harness.clock.advance(61_000);
       const second = await pauseCall(harness.gate, session, bashCall('pwd', 'call_2'));
-      expect(
-        await harness.stores.checkpoints.read(session.key, first.checkpointId),
-      ).toBeUndefined();
+      expect(await harness.stores.runStates.read(session.key, first.checkpointId)).toBeUndefined();
       expect((await harness.stores.approvals.read(session.key, first.approvalId))?.status).toBe(
         'expired',
       );
-      expect(await harness.stores.checkpoints.read(session.key, second.checkpointId)).toBeDefined();
+      expect(await harness.stores.runStates.read(session.key, second.checkpointId)).toBeDefined();
       const refusal = await refusalOf(
         harness.gate.claim(first.approvalId, { decision: 'approve', actor: 'cli:me', session }),
       );
@@ -117,9 +115,7 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
         harness.gate.claim(result.approvalId, { decision: 'approve', actor: 'cli:me', session }),
       );
       expect(refusal.refusal).toBe('tampered');
-      expect(
-        await harness.stores.checkpoints.read(session.key, result.checkpointId),
-      ).toBeUndefined();
+      expect(await harness.stores.runStates.read(session.key, result.checkpointId)).toBeUndefined();
     } finally {
       await harness.cleanup();
     }
@@ -131,7 +127,7 @@ describe.each(['file', 'memory'] as const)('a checkpoint in %s stores', (kind) =
       const first = await pauseCall(harness.gate, session, bashCall('ls'));
       harness.clock.advance(59_000);
       await pauseCall(harness.gate, session, bashCall('pwd', 'call_2'));
-      expect(await harness.stores.checkpoints.read(session.key, first.checkpointId)).toBeDefined();
+      expect(await harness.stores.runStates.read(session.key, first.checkpointId)).toBeDefined();
       const claimed = await harness.gate.claim(first.approvalId, {
         decision: 'approve',
         actor: 'cli:me',
@@ -156,7 +152,7 @@ describe('expiry racing a decision', () => {
       });
       harness.clock.advance(120_000);
       await pauseCall(harness.gate, session, bashCall('pwd', 'call_2'));
-      expect(await harness.stores.checkpoints.read(session.key, first.checkpointId)).toBeDefined();
+      expect(await harness.stores.runStates.read(session.key, first.checkpointId)).toBeDefined();
       await harness.gate.complete(claimed, 'consumed');
       expect((await harness.stores.approvals.read(session.key, first.approvalId))?.status).toBe(
         'consumed',
@@ -179,11 +175,11 @@ describe('listing and reading requests', () => {
         createdAt: '2020-01-01T00:00:00.000Z',
         expiresAt: '2020-01-01T01:00:00.000Z',
       });
-      const listed = await listApprovals(harness.stateDir);
+      const listed = await listApprovals(harness.stores);
       expect(listed.map((r) => r.status)).toEqual(['pending']);
       expect(await checkpointFiles(harness.stateDir)).toEqual([]);
-      expect((await readApproval(harness.stateDir, approvalId))?.status).toBe('expired');
-      expect(await harness.stores.checkpoints.read(session.key, checkpointId)).toBeUndefined();
+      expect((await readApproval(harness.stores, approvalId))?.status).toBe('expired');
+      expect(await harness.stores.runStates.read(session.key, checkpointId)).toBeUndefined();
     } finally {
       await harness.cleanup();
     }
@@ -197,7 +193,7 @@ describe('listing and reading requests', () => {
       if (!record) throw new Error('no record');
       await harness.stores.approvals.write({ ...record, status: 'consumed' });
       expect(await checkpointFiles(harness.stateDir)).toEqual([`${checkpointId}.json`]);
-      await readApproval(harness.stateDir, approvalId);
+      await readApproval(harness.stores, approvalId);
       expect(await checkpointFiles(harness.stateDir)).toEqual([]);
     } finally {
       await harness.cleanup();

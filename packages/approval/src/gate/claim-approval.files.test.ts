@@ -1,10 +1,10 @@
 import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { ApprovalStores } from '@tiny-claw/core';
 import { type SessionRef, StateError } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalStores } from '../store/approval-store.js';
 import {
   bashCall,
   cliSessionOf,

@@ -1,9 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import type { ApprovalError, ApprovalRefusal, SessionRef } from '@tiny-claw/core';
+import type { ApprovalError, ApprovalRefusal, ApprovalStores, SessionRef } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalStores } from '../store/approval-store.js';
 import {
   bashCall,
   chatSessionOf,
@@ -122,7 +121,7 @@ describe.each(['file', 'memory'] as const)('claiming a decision (%s stores)', (k
         },
       });
       const spied = createApprovalGate({
-        stores: { ...harness.stores, approvals: spy },
+        store: { ...harness.stores, approvals: spy },
         assess: async () => ({ verdict: 'allow', reasons: [] }),
       });
       expect((await refusalOf(spied.claim(id, approve()))).refusal).toBe('invalid_id');

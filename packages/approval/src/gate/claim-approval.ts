@@ -1,18 +1,19 @@
 import {
   type ApprovalDecision,
   ApprovalError,
+  type ApprovalFailure,
+  type ApprovalRecord,
+  type ApprovalStores,
+  type CheckpointRecord,
+  checkRecordId,
   type RunState,
   type SessionRef,
   StateError,
   type ToolCall,
 } from '@tiny-claw/core';
 import { normalizeSessionPart } from '@tiny-claw/core/utils';
-import type { ApprovalFailure, ApprovalRecord } from '../store/approval-record.js';
-import type { ApprovalStores } from '../store/approval-store.js';
-import type { CheckpointRecord } from '../store/checkpoint-record.js';
 import { currentClaimant } from '../store/claimant.js';
 import { changedPath, preImage } from '../store/pre-image.js';
-import { checkRecordId } from '../store/record-id.js';
 import { settleStaleClaim } from '../store/stale-claim.js';
 import { toolCallHash } from '../store/tool-call-hash.js';
 import { approvalText } from './approval-text.js';
@@ -127,7 +128,7 @@ export async function claimApproval(
       throw await lostClaim(deps, record);
     }
     await approvals.write({ ...record, status: 'expired', completedAt: now.toISOString() });
-    await deps.stores.checkpoints.delete(sessionKey, record.checkpointId).catch(() => {});
+    await deps.stores.runStates.delete(sessionKey, record.checkpointId).catch(() => {});
     throw new ApprovalError(
       'expired',
       expired ? approvalText.expired(record) : approvalText.clockBehind(record),
@@ -158,7 +159,7 @@ export async function claimApproval(
       failure,
       completedAt: now.toISOString(),
     });
-    await deps.stores.checkpoints.delete(sessionKey, record.checkpointId).catch(() => {});
+    await deps.stores.runStates.delete(sessionKey, record.checkpointId).catch(() => {});
     return new ApprovalError(failure, message, cause === undefined ? {} : { cause });
   };
 
@@ -168,7 +169,7 @@ export async function claimApproval(
   } else {
     let checkpoint: CheckpointRecord | undefined;
     try {
-      checkpoint = await deps.stores.checkpoints.read(sessionKey, record.checkpointId);
+      checkpoint = await deps.stores.runStates.read(sessionKey, record.checkpointId);
     } catch (error) {
       if (!(error instanceof StateError) && !(error instanceof ApprovalError)) throw error;
       throw await fail(

@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApprovalGate } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
+import { createFileStore } from '@tiny-claw/workspace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileApprovalStore } from '../store/file-approval-store.js';
 import { bashCall, cliSessionOf, fakeAssess, pauseCall } from './__fixtures__/approval-fixtures.js';
 import { createApprovalGate } from './create-approval-gate.js';
 
@@ -22,7 +22,10 @@ beforeEach(async () => {
   ws = await createTempWorkspace();
   stateDir = await mkdtemp(join(tmpdir(), 'tiny-claw-claim-race-'));
   // The system clock, like the contenders: they are separate processes.
-  gate = createApprovalGate({ stateDir, assess: fakeAssess({ bash: 'approval_required' }) });
+  gate = createApprovalGate({
+    store: createFileStore(stateDir),
+    assess: fakeAssess({ bash: 'approval_required' }),
+  });
 });
 
 afterEach(async () => {
@@ -92,10 +95,12 @@ describe('two processes claiming the same approval at once', () => {
       expect(outcomes.map((o) => o.outcome).sort()).toEqual(['already_handled', 'won']);
       const winner = outcomes.find((o) => o.outcome === 'won')?.actor;
       expect(await readFile(marker, 'utf8')).toBe(`${winner}\n`);
-      expect(await new FileApprovalStore(stateDir).read(session.key, approvalId)).toMatchObject({
-        status: 'consumed',
-        decidedBy: winner,
-      });
+      expect(await createFileStore(stateDir).approvals.read(session.key, approvalId)).toMatchObject(
+        {
+          status: 'consumed',
+          decidedBy: winner,
+        },
+      );
     }
   }, 180_000);
 });

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import type { SessionRef } from '@tiny-claw/core';
+import type { ApprovalStores, SessionRef } from '@tiny-claw/core';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalStores } from '../store/approval-store.js';
 import {
   bashCall,
   cliSessionOf,

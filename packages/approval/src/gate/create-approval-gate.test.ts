@@ -4,13 +4,13 @@ import {
   ApprovalError,
   ConfigurationError,
   createAgent,
-  createMemoryStore,
   defineTool,
   StateError,
   type Tool,
 } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
+import { createFileStore } from '@tiny-claw/workspace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readApproval } from '../store/approval-queries.js';
@@ -42,9 +42,16 @@ describe('createApprovalGate', () => {
     expect(() =>
       createApprovalGate({ assess: fakeAssess({}), timeoutSeconds: Number.NaN }),
     ).toThrow(ConfigurationError);
-    expect(() => createApprovalGate({ assess: fakeAssess({}), stateDir: '' })).toThrow(
-      ConfigurationError,
+  });
+
+  it('refuses the options of earlier versions and a store without approvals, saying what to pass', () => {
+    const legacy = (options: Record<string, unknown>) => () =>
+      createApprovalGate({ assess: fakeAssess({}), ...options } as never);
+    expect(legacy({ stateDir: '/tmp/state' })).toThrow(
+      /no longer takes stateDir: pass store: createFileStore\(stateDir\) from @tiny-claw\/workspace/,
     );
+    expect(legacy({ stores: {} })).toThrow(/takes store .* instead of stores/);
+    expect(legacy({ store: { approvals: {} } })).toThrow(/approvals and runStates/);
   });
 
   it('keeps requests in memory without a state dir, and writes nothing to disk', async () => {
@@ -86,12 +93,12 @@ describe('createApprovalGate', () => {
       );
       if (result.status !== 'suspended') throw new Error('expected a pause');
       const restarted = createApprovalGate({
-        stateDir: harness.stateDir,
+        store: createFileStore(harness.stateDir),
         assess: fakeAssess({}),
         clock: harness.clock.now,
       });
       await restarted.saveCheckpoint(result.checkpointId, pausedState(session, [bashCall('rm x')]));
-      const checkpoint = await harness.stores.checkpoints.read(session.key, result.checkpointId);
+      const checkpoint = await harness.stores.runStates.read(session.key, result.checkpointId);
       expect(checkpoint).toMatchObject({
         id: result.checkpointId,
         approvalId: result.approvalId,
@@ -173,26 +180,27 @@ describe('an agent with the approval gate', () => {
           { text: 'cleaned' },
         ],
       });
+      const store = createFileStore(stateDir);
       const gate = createApprovalGate({
-        stateDir,
+        store,
         assess: fakeAssess({ bash: 'approval_required' }),
       });
       const agent = createAgent({
         provider,
         tools: [shellTool(log)],
         approvals: gate,
-        store: createMemoryStore(),
+        store,
         workdir: ws.dir,
       });
       const paused = await agent.run('clean up', { requestedBy: 'cli:alice' });
       expect(paused.stopReason).toBe('approval_required');
       expect(log).toEqual([]);
       const approvalId = paused.approvalId as string;
-      expect(await readApproval(stateDir, approvalId)).toMatchObject({
+      expect(await readApproval(store, approvalId)).toMatchObject({
         status: 'pending',
         requestedBy: 'cli:alice',
       });
-      const record = await readApproval(stateDir, approvalId);
+      const record = await readApproval(store, approvalId);
       const checkpoints = await readdir(
         join(stateDir, 'sessions', record?.sessionKey ?? '', 'checkpoints'),
       );
@@ -201,7 +209,7 @@ describe('an agent with the approval gate', () => {
       const resumed = await agent.resume(approvalId, { decision: 'approve', actor: 'cli:bob' });
       expect(resumed).toMatchObject({ stopReason: 'final', text: 'cleaned' });
       expect(log).toEqual(['rm -rf build']);
-      expect(await readApproval(stateDir, approvalId)).toMatchObject({
+      expect(await readApproval(store, approvalId)).toMatchObject({
         status: 'consumed',
         decidedBy: 'cli:bob',
       });

@@ -1,18 +1,15 @@
 import {
   type ApprovalGate,
+  type ApprovalStores,
   type ClaimedApproval,
   ConfigurationError,
+  checkRecordId,
+  createMemoryStore,
   runStateSchema,
   StateError,
 } from '@tiny-claw/core';
-import type { ApprovalStores } from '../store/approval-store.js';
 import { sweepSessionCheckpoints } from '../store/checkpoint-lifetime.js';
 import { redactCheckpointState } from '../store/checkpoint-redaction.js';
-import { FileApprovalStore } from '../store/file-approval-store.js';
-import { FileCheckpointStore } from '../store/file-checkpoint-store.js';
-import { MemoryApprovalStore } from '../store/memory-approval-store.js';
-import { MemoryCheckpointStore } from '../store/memory-checkpoint-store.js';
-import { checkRecordId } from '../store/record-id.js';
 import { type ApprovalAssessor, approvalMiddleware } from './approval-middleware.js';
 import { type CanDecide, claimApproval } from './claim-approval.js';
 import { ClaimTokens } from './claim-tokens.js';
@@ -24,13 +21,16 @@ const DEFAULT_TIMEOUT_SECONDS = 3600;
  * Options of {@link createApprovalGate}.
  *
  * @example
- * const options: ApprovalGateOptions = { stateDir: '/home/me/.tiny-claw', assess, timeoutSeconds: 900 };
+ * const options: ApprovalGateOptions = { store: createFileStore('/home/me/.tiny-claw'), assess, timeoutSeconds: 900 };
  */
 export interface ApprovalGateOptions {
-  /** Keep requests and checkpoints as files under this directory; in memory when absent. */
-  stateDir?: string;
-  /** Use these stores instead (e.g. one memory store shared by two gates); wins over `stateDir`. */
-  stores?: ApprovalStores;
+  /**
+   * Where requests and paused runs' states are kept: a state store's `approvals` and `runStates`
+   * — the agent's own store, so that both see the same requests. Default: a store in memory
+   * (`createMemoryStore()`); `createFileStore(dir)` from `@tiny-claw/workspace` keeps them as
+   * files, so a decision can come from another process.
+   */
+  store?: ApprovalStores;
   /** The risk policy asked about every call. */
   assess: ApprovalAssessor;
   /** Seconds a request waits for a decision before it expires (default 3600). */
@@ -46,16 +46,19 @@ export interface ApprovalGateOptions {
  * every call and stores a request (pausing the run) when a person must decide; `saveCheckpoint`
  * keeps the paused run, with secrets the resumed run does not need redacted; `claim` checks a
  * decision and claims it so it takes effect at most once; `complete` records how the call was
- * answered. Requests and checkpoints are files under `stateDir` (so a decision can come from
- * another process), or kept in memory without one. A checkpoint lives only while its request can
- * be decided: it is deleted when the call is answered (approved and run, or rejected), when the
+ * answered. Requests and paused runs' states are kept in the state store it is given (files
+ * under a state dir with the file store, so a decision can come from another process), or in
+ * memory without one. A paused run's state lives only while its request can be decided: it is deleted when the call is answered (approved and run, or rejected), when the
  * decision fails, and when the request is found expired — by a decision, or by the sweep of the
  * session's requests that every new pause, decision and listing runs.
  *
- * @throws ConfigurationError for a missing `assess` or a timeout that is not a positive number.
+ * @throws ConfigurationError for a missing `assess`, a timeout that is not a positive number, a
+ * `store` without `approvals` and `runStates`, or the options of earlier versions (`stateDir`,
+ * `stores`), with what to pass instead.
  *
  * @example
- * const agent = createAgent({ provider, tools, approvals: createApprovalGate({ stateDir, assess: assessCall }) });
+ * const store = createFileStore(stateDir);
+ * const agent = createAgent({ provider, tools, store, approvals: createApprovalGate({ store, assess: assessCall }) });
  * const result = await agent.run('clean the build dir');
  * if (result.stopReason === 'approval_required') await agent.resume(result.approvalId!, { decision: 'approve', actor: 'cli:me' });
  */
@@ -71,7 +74,7 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
       `timeoutSeconds must be a positive number of seconds, got ${String(timeoutSeconds)}`,
     );
   }
-  const stores = options.stores ?? storesFor(options.stateDir);
+  const stores = storeOf(options);
   const clock = options.clock ?? (() => new Date());
   const canDecide: CanDecide = options.canDecide ?? (() => true);
   const tokens = new ClaimTokens();
@@ -103,7 +106,7 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
           `no approval request of session ${sessionKey} refers to checkpoint ${checkpointId}; only a run paused by this gate can be checkpointed`,
         );
       }
-      await stores.checkpoints.save({
+      await stores.runStates.save({
         schemaVersion: 1,
         id: checkpointId,
         sessionKey,
@@ -172,22 +175,33 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
       // The resumed run holds the state now; the paused run's copy is never read again. A file
       // that cannot be removed right now is left to the next sweep of the session (the request is
       // final, so the sweep deletes it) rather than failing a call that already ran.
-      await stores.checkpoints.delete(sessionKey, record.checkpointId).catch(() => {});
+      await stores.runStates.delete(sessionKey, record.checkpointId).catch(() => {});
     },
   };
 }
 
-function storesFor(stateDir: string | undefined): ApprovalStores {
-  if (stateDir === undefined) {
-    return { approvals: new MemoryApprovalStore(), checkpoints: new MemoryCheckpointStore() };
-  }
-  if (typeof stateDir !== 'string' || stateDir === '') {
+/** The store of the options: the given one, checked, or a new one in memory. */
+function storeOf(options: ApprovalGateOptions): ApprovalStores {
+  const given = options as ApprovalGateOptions & { stateDir?: unknown; stores?: unknown };
+  if (given.stateDir !== undefined) {
     throw new ConfigurationError(
-      'stateDir must be a non-empty path, or left out to keep approvals in memory',
+      'createApprovalGate no longer takes stateDir: pass store: createFileStore(stateDir) from @tiny-claw/workspace — the same store you give createAgent',
     );
   }
-  return {
-    approvals: new FileApprovalStore(stateDir),
-    checkpoints: new FileCheckpointStore(stateDir),
-  };
+  if (given.stores !== undefined) {
+    throw new ConfigurationError(
+      'createApprovalGate takes store (a state store such as createMemoryStore() or createFileStore(dir)) instead of stores',
+    );
+  }
+  const { store } = options;
+  if (store === undefined) return createMemoryStore();
+  if (
+    typeof store?.approvals?.claim !== 'function' ||
+    typeof store?.runStates?.save !== 'function'
+  ) {
+    throw new ConfigurationError(
+      'store must be a state store with approvals and runStates (createMemoryStore() from @tiny-claw/core, createFileStore(dir) from @tiny-claw/workspace)',
+    );
+  }
+  return store;
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createAgent, defineTool } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
+import { createFileStore } from '@tiny-claw/workspace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApprovalGate } from './create-approval-gate.js';
@@ -84,7 +85,7 @@ async function pausedRun(round: number) {
     ],
     workdir: ws.dir,
     approvals: createApprovalGate({
-      stateDir,
+      store: createFileStore(stateDir),
       assess: async () => ({ verdict: 'approval_required', reasons: ['leaves a mark'] }),
     }),
   });

@@ -1,18 +1,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApprovalError } from '@tiny-claw/core';
+import { ApprovalError, type ApprovalStore } from '@tiny-claw/core';
+import { createFileStore, type FileStore } from '@tiny-claw/workspace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deadPid, pendingRecord } from './__fixtures__/records.js';
 import { listApprovals, readApproval } from './approval-queries.js';
-import { FileApprovalStore } from './file-approval-store.js';
 
 let stateDir: string;
-let store: FileApprovalStore;
+let state: FileStore;
+let store: ApprovalStore;
 
 beforeEach(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'tiny-claw-approval-queries-'));
-  store = new FileApprovalStore(stateDir);
+  state = createFileStore(stateDir);
+  store = state.approvals;
 });
 
 afterEach(async () => {
@@ -25,12 +27,12 @@ describe('readApproval', () => {
   it('finds a request by id in whatever session holds it', async () => {
     const record = pendingRecord({ sessionKey: 'feishu-1a2b3c4d5e6f-chat-oc_1' });
     await store.create(record);
-    expect(await readApproval(stateDir, record.id)).toEqual(record);
+    expect(await readApproval(state, record.id)).toEqual(record);
   });
 
   it('returns nothing for an unknown id and refuses a malformed one before touching a file', async () => {
-    expect(await readApproval(stateDir, pendingRecord().id)).toBeUndefined();
-    const error = await readApproval(stateDir, '../../etc/passwd').catch((e: unknown) => e);
+    expect(await readApproval(state, pendingRecord().id)).toBeUndefined();
+    const error = await readApproval(state, '../../etc/passwd').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApprovalError);
     expect((error as ApprovalError).refusal).toBe('invalid_id');
   });
@@ -44,7 +46,7 @@ describe('readApproval', () => {
       claimedBy: { pid: deadPid(), host: hostname(), at },
     });
     await store.create(record);
-    expect((await readApproval(stateDir, record.id))?.status).toBe('unknown_outcome');
+    expect((await readApproval(state, record.id))?.status).toBe('unknown_outcome');
     expect((await store.read(record.sessionKey, record.id))?.status).toBe('unknown_outcome');
   });
 
@@ -58,7 +60,7 @@ describe('readApproval', () => {
       actor: 'cli:bob',
       decision: 'approve',
     });
-    const read = await readApproval(stateDir, record.id);
+    const read = await readApproval(state, record.id);
     expect(read).toMatchObject({
       status: 'unknown_outcome',
       decidedBy: 'cli:bob',
@@ -76,7 +78,7 @@ describe('readApproval', () => {
       actor: 'cli:bob',
       decision: 'expire',
     });
-    expect((await readApproval(stateDir, record.id))?.status).toBe('expired');
+    expect((await readApproval(state, record.id))?.status).toBe('expired');
   });
 
   it('leaves a claim alone while its process lives, or when it was made on another host', async () => {
@@ -90,8 +92,8 @@ describe('readApproval', () => {
     });
     await store.create(mine);
     await store.create(remote);
-    expect((await readApproval(stateDir, mine.id))?.status).toBe('claimed');
-    expect((await readApproval(stateDir, remote.id))?.status).toBe('claimed');
+    expect((await readApproval(state, mine.id))?.status).toBe('claimed');
+    expect((await readApproval(state, remote.id))?.status).toBe('claimed');
   });
 });
 
@@ -107,12 +109,12 @@ describe('listApprovals', () => {
       sessionKey: 'cli-1a2b3c4d5e6f-other',
     });
     for (const record of [c, b, a]) await store.create(record);
-    expect((await listApprovals(stateDir)).map((r) => r.id)).toEqual([a.id, b.id, c.id]);
-    expect((await listApprovals(stateDir, { status: 'pending' })).map((r) => r.id)).toEqual([
+    expect((await listApprovals(state)).map((r) => r.id)).toEqual([a.id, b.id, c.id]);
+    expect((await listApprovals(state, { status: 'pending' })).map((r) => r.id)).toEqual([
       a.id,
       c.id,
     ]);
-    expect((await listApprovals(stateDir, { sessionKey: c.sessionKey })).map((r) => r.id)).toEqual([
+    expect((await listApprovals(state, { sessionKey: c.sessionKey })).map((r) => r.id)).toEqual([
       c.id,
     ]);
   });
@@ -123,13 +125,13 @@ describe('listApprovals', () => {
       claimedBy: { pid: deadPid(), host: hostname(), at },
     });
     await store.create(record);
-    expect((await listApprovals(stateDir, { status: 'unknown_outcome' })).map((r) => r.id)).toEqual(
-      [record.id],
-    );
-    expect(await listApprovals(stateDir, { status: 'claimed' })).toEqual([]);
+    expect((await listApprovals(state, { status: 'unknown_outcome' })).map((r) => r.id)).toEqual([
+      record.id,
+    ]);
+    expect(await listApprovals(state, { status: 'claimed' })).toEqual([]);
   });
 
   it('lists nothing for a state dir that has no sessions yet', async () => {
-    expect(await listApprovals(join(stateDir, 'fresh'))).toEqual([]);
+    expect(await listApprovals(createFileStore(join(stateDir, 'fresh')))).toEqual([]);
   });
 });

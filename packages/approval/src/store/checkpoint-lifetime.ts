@@ -1,6 +1,9 @@
-import { StateError } from '@tiny-claw/core';
-import type { ApprovalRecord, ApprovalStatus } from './approval-record.js';
-import type { ApprovalStores } from './approval-store.js';
+import {
+  type ApprovalRecord,
+  type ApprovalStatus,
+  type ApprovalStores,
+  StateError,
+} from '@tiny-claw/core';
 import { currentClaimant } from './claimant.js';
 import { settleStaleClaim } from './stale-claim.js';
 
@@ -37,7 +40,7 @@ export async function settleCheckpoint(
   now: Date,
 ): Promise<ApprovalRecord> {
   if (SPENT.has(record.status)) {
-    await stores.checkpoints.delete(record.sessionKey, record.checkpointId);
+    await stores.runStates.delete(record.sessionKey, record.checkpointId);
     return record;
   }
   if (record.status !== 'pending' || now.getTime() < Date.parse(record.expiresAt)) return record;
@@ -45,7 +48,7 @@ export async function settleCheckpoint(
   if (!(await stores.approvals.claim(record.sessionKey, record.id, ticket))) return record;
   const expired: ApprovalRecord = { ...record, status: 'expired', completedAt: now.toISOString() };
   await stores.approvals.write(expired);
-  await stores.checkpoints.delete(record.sessionKey, record.checkpointId);
+  await stores.runStates.delete(record.sessionKey, record.checkpointId);
   return expired;
 }
 

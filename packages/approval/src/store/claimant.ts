@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
+import type { Claimant } from '@tiny-claw/core';
 import { isErrnoError } from '@tiny-claw/core/utils';
-import type { Claimant } from './approval-record.js';
 
 /**
  * This process as a claimant, at `at`.

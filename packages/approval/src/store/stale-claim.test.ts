@@ -1,14 +1,14 @@
 import { hostname } from 'node:os';
+import { createMemoryStore } from '@tiny-claw/core';
 import { describe, expect, it } from 'vitest';
 import { deadPid, pendingRecord } from './__fixtures__/records.js';
-import { MemoryApprovalStore } from './memory-approval-store.js';
 import { settleStaleClaim } from './stale-claim.js';
 
 const at = '2026-01-01T00:10:00.000Z';
 
 describe('settleStaleClaim', () => {
   it('keeps the result a claimant stored just before it exited, instead of overwriting it with unknown_outcome', async () => {
-    const store = new MemoryApprovalStore();
+    const store = createMemoryStore().approvals;
     const claimedBy = { pid: deadPid(), host: hostname(), at };
     const seenEarlier = pendingRecord({ status: 'claimed', decision: 'approve', claimedBy });
     await store.create({ ...seenEarlier, status: 'consumed', completedAt: at });
@@ -18,7 +18,7 @@ describe('settleStaleClaim', () => {
   });
 
   it('leaves final requests alone without looking for a claimant', async () => {
-    const store = new MemoryApprovalStore();
+    const store = createMemoryStore().approvals;
     for (const status of [
       'consumed',
       'rejected',

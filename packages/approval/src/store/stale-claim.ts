@@ -1,5 +1,4 @@
-import type { ApprovalRecord } from './approval-record.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalRecord, ApprovalStore } from '@tiny-claw/core';
 import { claimantIsGone } from './claimant.js';
 
 /**

@@ -1,5 +1,7 @@
 import { memoryPlanFiles, PlanFileStore, type PlanStore } from '../plan/plan-files.js';
 import { validateSessionKey } from '../session/session-key.js';
+import { MemoryApprovalStore } from './memory-approval-store.js';
+import { MemoryCheckpointStore } from './memory-checkpoint-store.js';
 import { memoryLeases } from './memory-leases.js';
 import { memoryRunMemory } from './memory-run-memory.js';
 import { memorySeenKeys } from './memory-seen-keys.js';
@@ -20,8 +22,9 @@ export interface MemoryStoreOptions {
 /**
  * A store that keeps everything in this process and writes nothing to disk: the default of
  * `createAgent`. Memory and plans survive from one run to the next of the same agent (same
- * session), not a restart; seen keys, leases and the trace index are shared by whoever holds the
- * store. It keeps no usage lines.
+ * session), not a restart; paused runs, approval requests, seen keys, leases and the trace index
+ * are shared by whoever holds the store (an agent and its approval gate, say). It keeps no usage
+ * lines.
  *
  * @example
  * const store = createMemoryStore();
@@ -53,6 +56,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
       }
       return store;
     },
+    runStates: new MemoryCheckpointStore(),
+    approvals: new MemoryApprovalStore(),
     seen: memorySeenKeys(clock),
     leases: memoryLeases(clock),
     traces: memoryTraceIndex(),

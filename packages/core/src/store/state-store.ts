@@ -1,6 +1,7 @@
 import type { UsageRecorder } from '../observe/usage.js';
 import type { PlanStore } from '../plan/plan-files.js';
 import type { SessionRef } from '../session/session-ref.js';
+import type { ApprovalStore, CheckpointStore } from './approval-store.js';
 import type { LeaseStore } from './lease-store.js';
 import type { SeenKeys } from './seen-keys.js';
 import type { TraceIndex } from './trace-index.js';
@@ -20,7 +21,8 @@ export interface RunMemory {
 
 /**
  * Everything a run and its front ends keep between runs and between processes: session records,
- * session memory, plan files, usage lines, recently seen keys, leases and the index of traces.
+ * session memory, plan files, usage lines, paused runs' states and their approval requests,
+ * recently seen keys, leases and the index of traces.
  * `createMemoryStore()` (the default of `createAgent`) keeps it all in this process;
  * `createFileStore(dir)` from `@tiny-claw/workspace` keeps it under a state directory. Another
  * implementation (a database) passes the same contract tests (`stateStoreContract` in the
@@ -65,6 +67,21 @@ export interface StateStore {
    */
   plans(session: Pick<SessionRef, 'key'>): PlanStore;
   /**
+   * Paused runs' states, by session key and checkpoint id: what a decision continues from, kept
+   * only while it can still be decided.
+   *
+   * @example
+   * const checkpoint = await store.runStates.read(session.key, record.checkpointId);
+   */
+  readonly runStates: CheckpointStore;
+  /**
+   * Approval requests, with the one-time atomic claim that lets exactly one decision take effect.
+   *
+   * @example
+   * const pending = (await store.approvals.list()).filter((r) => r.status === 'pending');
+   */
+  readonly approvals: ApprovalStore;
+  /**
    * Recently seen keys with their own expiry: a front end's de-duplication of events.
    *
    * @example
@@ -95,6 +112,15 @@ export interface StateStore {
    */
   close(): Promise<void>;
 }
+
+/**
+ * The two parts of a {@link StateStore} an approval gate works with: its requests and the paused
+ * runs' states. Any state store is one.
+ *
+ * @example
+ * const gate = createApprovalGate({ store: createMemoryStore(), assess });
+ */
+export type ApprovalStores = Pick<StateStore, 'approvals' | 'runStates'>;
 
 /**
  * The store an agent keeps sessions, memory and plans in; the name before it held everything a

@@ -1,13 +1,10 @@
 import { stat } from 'node:fs/promises';
-import {
-  type ApprovalRecord,
-  type ApprovalStatus,
-  listApprovals,
-  readApproval,
-} from '@tiny-claw/approval';
+import { listApprovals, readApproval } from '@tiny-claw/approval';
 import {
   type Agent,
   ApprovalError,
+  type ApprovalRecord,
+  type ApprovalStatus,
   ConfigurationError,
   cliSession,
   type LLMProvider,
@@ -190,8 +187,8 @@ export class Application {
   }
 
   /**
-   * The approval requests under the state dir, newest first, optionally of one status or one CLI
-   * session of this workdir.
+   * The approval requests in the application's state store (under the state dir), newest first,
+   * optionally of one status or one CLI session of this workdir.
    *
    * @example
    * const pending = await app.approvals({ status: 'pending' });
@@ -203,7 +200,7 @@ export class Application {
       filter.session === undefined
         ? undefined
         : (await cliSession(this.settings.workdir, filter.session)).key;
-    const records = await listApprovals(this.settings.stateDir, {
+    const records = await listApprovals(this.agent.store, {
       ...(filter.status ? { status: filter.status } : {}),
       ...(sessionKey ? { sessionKey } : {}),
     });
@@ -211,13 +208,13 @@ export class Application {
   }
 
   /**
-   * One approval request by id (validated before any file is read), or undefined.
+   * One approval request by id (validated before the store is asked), or undefined.
    *
    * @example
    * const record = await app.approval('ap_…');
    */
   approval(approvalId: string): Promise<ApprovalRecord | undefined> {
-    return readApproval(this.settings.stateDir, approvalId);
+    return readApproval(this.agent.store, approvalId);
   }
 
   /**

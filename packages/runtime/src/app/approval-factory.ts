@@ -1,5 +1,5 @@
 import { assessCall, createApprovalGate } from '@tiny-claw/approval';
-import type { ApprovalGate } from '@tiny-claw/core';
+import type { ApprovalGate, ApprovalStores } from '@tiny-claw/core';
 import type { Settings } from '../settings/settings-schema.js';
 
 /**
@@ -27,25 +27,27 @@ export function effectiveApprovalProvider(
 }
 
 /**
- * The approval gate of the application, or undefined when approvals are off: requests and
- * checkpoints are files under the state dir (so `tiny-claw approvals approve` in another process
- * can continue a run), the risk policy judges the calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`
+ * The approval gate of the application, or undefined when approvals are off: requests and paused
+ * runs' states are kept in the application's state store — files under the state dir, so
+ * `tiny-claw approvals approve` in another process can continue a run — the risk policy judges the
+ * calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`
  * (the state dir and tiny-claw's own settings files count as protected paths),
  * and a request expires after `TINY_CLAW_APPROVAL_TIMEOUT_SECONDS`. In a chat only the run's
  * requester or `FEISHU_APPROVERS` may decide.
  *
  * @example
- * const approvals = createRuntimeApprovals(settings, 'cli');
+ * const approvals = createRuntimeApprovals(settings, 'cli', createFileStore(settings.stateDir));
  */
 export function createRuntimeApprovals(
   settings: Settings,
   front: FrontEnd,
+  store: ApprovalStores,
 ): ApprovalGate | undefined {
   const provider = effectiveApprovalProvider(settings, front);
   if (provider === 'off') return undefined;
   const approvers = settings.feishu.approvers;
   return createApprovalGate({
-    stateDir: settings.stateDir,
+    store,
     timeoutSeconds: settings.approvalTimeoutSeconds,
     assess: (call, ctx) =>
       assessCall(call, {

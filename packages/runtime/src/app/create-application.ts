@@ -62,8 +62,8 @@ export async function createApplication(
   }
   const tracing = await createRuntimeTracing(settings, logger);
   const front = overrides.front ?? 'cli';
-  const approvals = createRuntimeApprovals(settings, front);
   const store = createFileStore(settings.stateDir, { logger });
+  const approvals = createRuntimeApprovals(settings, front, store);
   const agent = createAgent({
     provider,
     tools,

@@ -1,6 +1,8 @@
 import type { StateStore } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe } from 'vitest';
+import { approvalRules } from './approval-rules.js';
 import { leaseRules } from './lease-rules.js';
+import { runStateRules } from './run-state-rules.js';
 import { seenKeyRules } from './seen-key-rules.js';
 import { sessionRules } from './session-rules.js';
 import { traceIndexRules } from './trace-index-rules.js';
@@ -51,7 +53,9 @@ export type ContractContext = () => StateStoreSubject & { clock: ContractClock }
 
 /**
  * Register the state-store contract as vitest tests: every rule `StateStore` documents, checked
- * through the interface only — sessions, memory and plans round trips; seen keys (the first caller
+ * through the interface only — sessions, memory and plans round trips; run states saved, read
+ * and deleted; approval requests created, read, written, listed and located, and their claim
+ * (exactly one of many concurrent claims wins, for good); seen keys (the first caller
  * wins, repeats lose until the ttl runs out, exactly one of many concurrent callers wins); leases
  * (exclusive, released, taken over after expiry, exactly one of many concurrent acquirers);
  * the trace index. `make` builds a fresh store for each test and must make it keep time by the
@@ -84,6 +88,8 @@ export function stateStoreContract(
       return current;
     };
     describe('sessions, memory and plans', () => sessionRules(context));
+    describe('run states', () => runStateRules(context));
+    describe('approvals', () => approvalRules(context));
     describe('seen keys', () => seenKeyRules(context));
     describe('leases', () => leaseRules(context));
     describe('trace index', () => traceIndexRules(context));

@@ -10,3 +10,4 @@
  */
 
 export { ContractClock, type StateStoreSubject, stateStoreContract } from './contract.js';
+export { checkpointOf, pendingApproval } from './records.js';

@@ -2,6 +2,8 @@ import { join, resolve } from 'node:path';
 import { type Logger, nullLogger, type StateStore } from '@tiny-claw/core';
 import { PlanFileStore, sessionDirectory } from '@tiny-claw/core/utils';
 import { diskPlanFiles } from './disk-plan-files.js';
+import { FileApprovalStore } from './file-approval-store.js';
+import { FileCheckpointStore } from './file-checkpoint-store.js';
 import { FileLeases } from './file-leases.js';
 import { FileMemoryStore } from './file-memory-store.js';
 import { FileSeenKeys, SEEN_KEYS_FILE } from './file-seen-keys.js';
@@ -41,6 +43,9 @@ export interface FileStore extends StateStore {
  * - `sessions/<key>/meta.json` — the session record;
  * - `sessions/<key>/memory.jsonl` — its memory (redacted, capped, compacted to the last 200 lines);
  * - `sessions/<key>/plan/PLAN.md`, `TODO.md` — its plan;
+ * - `sessions/<key>/approvals/<id>.json` — its approval requests, with `<id>.claim` beside a
+ *   claimed one (created with `link(2)`: one claimant, across processes);
+ * - `sessions/<key>/checkpoints/<id>.json` — the states of its paused runs;
  * - `sessions/<key>/traces/<traceId>.json` — its traces (written by the tracer; the index reads
  *   these files);
  * - `usage/model-calls.jsonl` — one content-free line per model call;
@@ -66,6 +71,8 @@ export function createFileStore(dir: string, options: FileStoreOptions = {}): Fi
     memory: (session) => new FileMemoryStore(sessionDirectory(root, session.key)),
     plans: (session) =>
       new PlanFileStore(diskPlanFiles(join(sessionDirectory(root, session.key), 'plan'))),
+    runStates: new FileCheckpointStore(root),
+    approvals: new FileApprovalStore(root),
     seen,
     leases: new FileLeases(root, { logger, clock }),
     traces: new FileTraceIndex(root),

@@ -2,6 +2,8 @@ import {
   ApprovalError,
   type ApprovalGate,
   type ClaimedApproval,
+  createMemoryStore,
+  type StateStore,
   type SessionRef,
   type ToolCall,
   type ToolExecutionContext,
@@ -10,11 +12,7 @@ import {
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApprovalStores } from '../../store/approval-store.js';
-import { FileApprovalStore } from '../../store/file-approval-store.js';
-import { FileCheckpointStore } from '../../store/file-checkpoint-store.js';
-import { MemoryApprovalStore } from '../../store/memory-approval-store.js';
-import { MemoryCheckpointStore } from '../../store/memory-checkpoint-store.js';
+import { createFileStore } from '@tiny-claw/workspace';
 import type { ApprovalAssessment, ApprovalAssessor } from '../approval-middleware.js';
 import { type ApprovalGateOptions, createApprovalGate } from '../create-approval-gate.js';
 import { pausedState } from '../../store/__fixtures__/records.js';
@@ -117,14 +115,11 @@ export async function gateHarness(
   } = {},
 ) {
   const stateDir = await mkdtemp(join(tmpdir(), 'tiny-claw-gate-'));
-  const stores: ApprovalStores =
-    kind === 'file'
-      ? { approvals: new FileApprovalStore(stateDir), checkpoints: new FileCheckpointStore(stateDir) }
-      : { approvals: new MemoryApprovalStore(), checkpoints: new MemoryCheckpointStore() };
+  const stores: StateStore = kind === 'file' ? createFileStore(stateDir) : createMemoryStore();
   const clock = fakeClock();
   const verdicts = options.verdicts ?? { bash: 'approval_required', edit: 'approval_required', write: 'approval_required' };
   const gateOptions: ApprovalGateOptions = {
-    stores,
+    store: stores,
     assess: options.assess ?? fakeAssess(verdicts),
     clock: clock.now,
   };

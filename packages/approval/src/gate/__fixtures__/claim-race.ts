@@ -8,6 +8,7 @@
 import { appendFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { ApprovalError, type SessionRef } from '@tiny-claw/core';
+import { createFileStore } from '@tiny-claw/workspace';
 import { createApprovalGate } from '../create-approval-gate.js';
 
 const [stateDir, approvalId, sessionJson, marker, actor] = process.argv.slice(2);
@@ -16,7 +17,10 @@ if (!stateDir || !approvalId || !sessionJson || !marker || !actor) {
   process.exit(2);
 }
 const session = JSON.parse(sessionJson) as SessionRef;
-const gate = createApprovalGate({ stateDir, assess: async () => ({ verdict: 'allow', reasons: [] }) });
+const gate = createApprovalGate({
+  store: createFileStore(stateDir),
+  assess: async () => ({ verdict: 'allow', reasons: [] }),
+});
 
 const lines = createInterface({ input: process.stdin });
 process.stdout.write('ready\n');

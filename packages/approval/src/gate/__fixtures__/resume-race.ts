@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { ApprovalError, createAgent, defineTool, type RunState } from '@tiny-claw/core';
 import { ScriptedProvider } from '@tiny-claw/core/testing';
 import { z } from 'zod';
+import { createFileStore } from '@tiny-claw/workspace';
 import { createApprovalGate } from '../create-approval-gate.js';
 
 const [stateDir, workdir, marker, actor] = process.argv.slice(2);
@@ -37,7 +38,7 @@ const agent = createAgent({
   tools: [stamp],
   workdir,
   approvals: createApprovalGate({
-    stateDir,
+    store: createFileStore(stateDir),
     assess: async (call) =>
       call.name === 'stamp'
         ? { verdict: 'approval_required', reasons: ['leaves a mark'] }

@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import type { RunState, SessionRef, ToolCall } from '@tiny-claw/core';
-import type { ApprovalRecord } from '../approval-record.js';
-import type { CheckpointRecord } from '../checkpoint-record.js';
-import { newApprovalId, newCheckpointId } from '../record-id.js';
+import type {
+  ApprovalRecord,
+  CheckpointRecord,
+  RunState,
+  SessionRef,
+  ToolCall,
+} from '@tiny-claw/core';
+import { newApprovalId, newCheckpointId } from '../new-record-id.js';
 import { toolCallHash } from '../tool-call-hash.js';
 
 /** A CLI session of `workdir` named `name`. */

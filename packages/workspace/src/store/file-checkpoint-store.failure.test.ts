@@ -3,8 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateError } from '@tiny-claw/core';
+import { checkpointOf, pendingApproval } from '@tiny-claw/testkit/state-store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkpointFor, pendingRecord } from './__fixtures__/records.js';
 import { FileCheckpointStore } from './file-checkpoint-store.js';
 
 // A full disk is simulated: a real one would need a small filesystem mounted for the test.
@@ -41,7 +41,7 @@ afterEach(async () => {
 describe('saving a checkpoint on a full disk', () => {
   it('keeps the previous checkpoint, removes the temp file and reports the error', async () => {
     const store = new FileCheckpointStore(stateDir);
-    const checkpoint = checkpointFor(pendingRecord());
+    const checkpoint = checkpointOf(pendingApproval());
     await store.save(checkpoint);
     failure.full = true;
     const changed = { ...checkpoint, state: { ...checkpoint.state, prompt: 'a newer prompt' } };

@@ -1,23 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { errorMessage, StateError } from '@tiny-claw/core';
+import {
+  type ApprovalRecord,
+  type ApprovalStore,
+  approvalRecordSchema,
+  type ClaimTicket,
+  checkRecordId,
+  claimTicketSchema,
+  errorMessage,
+  type ListApprovalsOptions,
+  recordIdPattern,
+  StateError,
+} from '@tiny-claw/core';
 import {
   isErrnoError,
   sessionDirectory,
   validateSessionKey,
   withPathLock,
 } from '@tiny-claw/core/utils';
-import { z } from 'zod';
-import { type ApprovalRecord, approvalRecordSchema, claimantSchema } from './approval-record.js';
-import type { ApprovalStore, ClaimTicket, ListApprovalsOptions } from './approval-store.js';
 import { entryExists, readRecordFile, writeRecordFile } from './record-file.js';
-import { checkRecordId, recordIdPattern } from './record-id.js';
-
-const ticketSchema = claimantSchema.extend({
-  actor: z.string(),
-  decision: z.enum(['approve', 'reject', 'expire']),
-});
 
 const RECORD_NAME = /^([A-Za-z0-9_-]{16,64})\.json$/;
 
@@ -97,7 +99,7 @@ export class FileApprovalStore implements ApprovalStore {
     // nobody ever sees a half-written ticket (an O_EXCL create would expose an empty file).
     const draft = `${claimPath}.${randomBytes(6).toString('hex')}.draft`;
     await mkdir(dirname(claimPath), { recursive: true, mode: 0o700 });
-    await writeFile(draft, `${JSON.stringify(ticketSchema.parse(ticket))}\n`, {
+    await writeFile(draft, `${JSON.stringify(claimTicketSchema.parse(ticket))}\n`, {
       mode: 0o600,
       flag: 'wx',
       flush: true,
@@ -127,7 +129,7 @@ export class FileApprovalStore implements ApprovalStore {
       throw error;
     }
     try {
-      return ticketSchema.parse(JSON.parse(text));
+      return claimTicketSchema.parse(JSON.parse(text));
     } catch {
       // Not a ticket this package wrote: the claim is still held, by someone unknown.
       return undefined;

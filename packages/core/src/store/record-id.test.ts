@@ -1,19 +1,9 @@
-import { ApprovalError } from '@tiny-claw/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkRecordId, newApprovalId, newCheckpointId, recordIdPattern } from './record-id.js';
+import { ApprovalError } from '../approval/approval-gate.js';
+import { checkRecordId, recordIdPattern } from './record-id.js';
 
 describe('record ids', () => {
-  it('are url-safe, prefixed, at least 16 characters and carry 128 random bits', () => {
-    const ids = Array.from({ length: 200 }, () => newApprovalId());
-    for (const id of ids) {
-      expect(id).toMatch(/^ap_[A-Za-z0-9_-]{22}$/);
-      expect(checkRecordId(id)).toBe(id);
-    }
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(newCheckpointId()).toMatch(/^cp_[A-Za-z0-9_-]{22}$/);
-  });
-
   it.each([
     ['a path that climbs out', '../../etc/passwd'],
     ['an encoded path', '..%2F..%2Fetc%2Fpasswd'],

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { ApprovalError } from '@tiny-claw/core';
 import { z } from 'zod';
+import { ApprovalError } from '../approval/approval-gate.js';
 
 /**
  * What every approval and checkpoint id looks like: 16–64 url-safe characters, so an id is always
@@ -19,26 +18,6 @@ export const recordIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
  * recordIdSchema.parse('cp_Q2hlY2twb2ludElkMTIz');
  */
 export const recordIdSchema = z.string().regex(recordIdPattern);
-
-/**
- * A new approval id: `ap_` and 128 random bits in base64url (25 characters).
- *
- * @example
- * newApprovalId(); // 'ap_0bX3…'
- */
-export function newApprovalId(): string {
-  return `ap_${randomBytes(16).toString('base64url')}`;
-}
-
-/**
- * A new checkpoint id: `cp_` and 128 random bits in base64url (25 characters).
- *
- * @example
- * newCheckpointId(); // 'cp_Yk9…'
- */
-export function newCheckpointId(): string {
-  return `cp_${randomBytes(16).toString('base64url')}`;
-}
 
 /**
  * Check an id given by a person or read from a file before it becomes part of a path, and return it.

@@ -1,17 +1,18 @@
-import { StateError } from '@tiny-claw/core';
-import { validateSessionKey } from '@tiny-claw/core/utils';
-import { type ApprovalRecord, approvalRecordSchema } from './approval-record.js';
-import type { ApprovalStore, ClaimTicket, ListApprovalsOptions } from './approval-store.js';
+import { StateError } from '../errors.js';
+import { validateSessionKey } from '../session/session-key.js';
+import { type ApprovalRecord, approvalRecordSchema, type ClaimTicket } from './approval-record.js';
+import type { ApprovalStore, ListApprovalsOptions } from './approval-store.js';
 import { checkRecordId } from './record-id.js';
 
 /**
- * Approval requests kept in memory, for agents without a state dir: the same rules as
- * {@link FileApprovalStore} (validated ids and records, one claim per request, ever), nothing
- * written to disk, nothing survives the process. Records are copied in and out, so a caller
- * holding one cannot change what is stored.
+ * Approval requests kept in memory, the `approvals` of `createMemoryStore()`: the same rules as
+ * the file store (validated ids and records, one claim per request, ever), nothing written to
+ * disk, nothing survives the process. Records are copied in and out, so a caller holding one
+ * cannot change what is stored.
  *
  * @example
- * const gate = createApprovalGate({ assess, stores: { approvals: new MemoryApprovalStore(), checkpoints: new MemoryCheckpointStore() } });
+ * const approvals = new MemoryApprovalStore();
+ * await approvals.create(record);
  */
 export class MemoryApprovalStore implements ApprovalStore {
   readonly #records = new Map<string, ApprovalRecord>();

@@ -1,5 +1,6 @@
-import { sessionSourceSchema, toolCallSchema } from '@tiny-claw/core';
 import { z } from 'zod';
+import { toolCallSchema } from '../messages.js';
+import { sessionSourceSchema } from '../session/session-ref.js';
 import { recordIdSchema } from './record-id.js';
 
 /**
@@ -71,7 +72,29 @@ export const claimantSchema = z.object({
 export type Claimant = z.infer<typeof claimantSchema>;
 
 /**
- * Schema of `sessions/<key>/approvals/<id>.json`, checked whenever a record is read back.
+ * Schema of the one-time claim on an approval request: the claimant, who decided, and what.
+ *
+ * @example
+ * claimTicketSchema.parse({ pid: 4242, host: 'build-1', at: '2026-01-01T00:00:00.000Z', actor: 'cli:me', decision: 'approve' });
+ */
+export const claimTicketSchema = claimantSchema.extend({
+  actor: z.string(),
+  /** `expire` when the claim was taken to record that the request ran out of time. */
+  decision: z.enum(['approve', 'reject', 'expire']),
+});
+
+/**
+ * The one-time claim on an approval request: who took it, and for what. Whoever holds it is the
+ * only one who may change the request's status from `pending`.
+ *
+ * @example
+ * const ticket: ClaimTicket = { pid: process.pid, host: hostname(), at: now, actor: 'cli:me', decision: 'approve' };
+ */
+export type ClaimTicket = z.infer<typeof claimTicketSchema>;
+
+/**
+ * Schema of an approval request as a store keeps it (the file store: `sessions/<key>/approvals/<id>.json`),
+ * checked whenever a record is read back.
  *
  * @example
  * const record = approvalRecordSchema.parse(JSON.parse(text));

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateError } from '@tiny-claw/core';
 import { QuarantinedFileError } from '@tiny-claw/core/utils';
+import { checkpointOf, pendingApproval } from '@tiny-claw/testkit/state-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkpointFor, pendingRecord } from './__fixtures__/records.js';
 import { FileApprovalStore } from './file-approval-store.js';
 import { FileCheckpointStore } from './file-checkpoint-store.js';
 
@@ -18,7 +18,7 @@ afterEach(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-const record = pendingRecord();
+const record = pendingApproval();
 const valid = `${JSON.stringify(record, null, 2)}\n`;
 const approvalsDir = () => join(stateDir, 'sessions', record.sessionKey, 'approvals');
 const checkpointsDir = () => join(stateDir, 'sessions', record.sessionKey, 'checkpoints');
@@ -74,7 +74,7 @@ describe('reading an approval record', () => {
 
   it('lists the readable records, reports each unreadable one and moves it aside', async () => {
     const store = new FileApprovalStore(stateDir);
-    const good = pendingRecord();
+    const good = pendingApproval();
     await store.create(good);
     await writeFile(join(approvalsDir(), `${record.id}.json`), '{"truncated":');
     const problems: StateError[] = [];
@@ -87,7 +87,7 @@ describe('reading an approval record', () => {
 
   it('lists by throwing the unreadable record when no one listens for it, after moving every bad one aside', async () => {
     const store = new FileApprovalStore(stateDir);
-    await store.create(pendingRecord());
+    await store.create(pendingApproval());
     await writeFile(join(approvalsDir(), `${record.id}.json`), '');
     await expect(store.list()).rejects.toBeInstanceOf(QuarantinedFileError);
     expect(await store.list()).toHaveLength(1);
@@ -104,7 +104,7 @@ describe('reading an approval record', () => {
 });
 
 describe('reading a checkpoint', () => {
-  const checkpoint = checkpointFor(record);
+  const checkpoint = checkpointOf(record);
   const checkpointText = JSON.stringify(checkpoint);
 
   it.each([

@@ -1,10 +1,10 @@
-import { runStateSchema } from '@tiny-claw/core';
 import { z } from 'zod';
+import { runStateSchema } from '../loop/run-state.js';
 import { recordIdSchema } from './record-id.js';
 
 /**
- * Schema of `sessions/<key>/checkpoints/<id>.json`: the run state of a paused run, with the
- * approval request it waits for.
+ * Schema of a paused run as a store keeps it (the file store:
+ * `sessions/<key>/checkpoints/<id>.json`): the run state, with the approval request it waits for.
  *
  * @example
  * const checkpoint = checkpointRecordSchema.parse(JSON.parse(text));

@@ -1,10 +1,13 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  type CheckpointRecord,
+  type CheckpointStore,
+  checkpointRecordSchema,
+  checkRecordId,
+} from '@tiny-claw/core';
 import { isErrnoError, sessionDirectory, withPathLock } from '@tiny-claw/core/utils';
-import type { CheckpointStore } from './approval-store.js';
-import { type CheckpointRecord, checkpointRecordSchema } from './checkpoint-record.js';
 import { readRecordFile, writeRecordFile } from './record-file.js';
-import { checkRecordId } from './record-id.js';
 
 /**
  * Paused runs as files: `<stateDir>/sessions/<key>/checkpoints/<id>.json` (0600, in 0700

@@ -1,14 +1,15 @@
-import { validateSessionKey } from '@tiny-claw/core/utils';
+import { validateSessionKey } from '../session/session-key.js';
 import type { CheckpointStore } from './approval-store.js';
 import { type CheckpointRecord, checkpointRecordSchema } from './checkpoint-record.js';
 import { checkRecordId } from './record-id.js';
 
 /**
- * Paused runs kept in memory, for agents without a state dir: validated like
- * {@link FileCheckpointStore}, copied in and out, gone when the process ends.
+ * Paused runs kept in memory, the `runStates` of `createMemoryStore()`: validated like the file
+ * store's, copied in and out, gone when the process ends.
  *
  * @example
- * const checkpoints = new MemoryCheckpointStore();
+ * const runStates = new MemoryCheckpointStore();
+ * await runStates.save(checkpoint);
  */
 export class MemoryCheckpointStore implements CheckpointStore {
   readonly #records = new Map<string, CheckpointRecord>();
