@@ -1,15 +1,16 @@
-import type { Logger } from '@tiny-claw/core';
+import { errorMessage, type Logger, type SeenKeys } from '@tiny-claw/core';
 import type { ChatAgent } from '../chat/chat-agent.js';
 import { chatText } from '../chat/chat-text.js';
 import { parseCardAction } from './card-action.js';
 import type { FeishuEnvelope } from './event-envelope.js';
 import { parseMessageEvent } from './message-event.js';
-import type { SeenEvents } from './seen-events.js';
 
 /** A message older than this (by its own create time) is dropped: it is a replay or a late retry. */
 export const STALE_MESSAGE_MS = 30 * 60 * 1000;
 /** An event older than this (by its header's create time) is past Feishu's retry window. */
 export const STALE_EVENT_MS = 12 * 60 * 60 * 1000;
+/** Feishu retries a delivery for about 7 hours; event and message ids are remembered for 12. */
+export const SEEN_TTL_MS = 12 * 60 * 60 * 1000;
 
 /**
  * What the endpoint answers Feishu: a status and a JSON body.
@@ -24,7 +25,8 @@ export interface EventAnswer {
 
 /** Options of {@link EventRouter}. */
 export interface EventRouterOptions {
-  seen: SeenEvents;
+  /** The state store's seen keys (`app.agent.store.seen`), kept across restarts by the file store. */
+  seen: SeenKeys;
   chat: ChatAgent;
   logger: Logger;
   now?: () => number;
@@ -36,9 +38,9 @@ const ACK: EventAnswer = { status: 200, body: {} };
  * Decides what to do with an authenticated event, quickly, and queues the work: Feishu counts a
  * delivery as failed unless it gets a 200 within 3 seconds, so nothing here waits for a run.
  * A message is dropped when it comes from a bot (this app included), repeats an event id or a
- * message id seen in the last 12 hours (persisted, so also after a restart), or is more than 30
- * minutes old; otherwise it is claimed, queued and acknowledged, and the claim written to disk
- * right after. A card click is de-duplicated by event id and answered with a toast. Other event types are
+ * message id seen in the last 12 hours (the state store's seen keys: with the file store also
+ * after a restart), or is more than 30 minutes old; otherwise it is queued and acknowledged. A
+ * card click is de-duplicated by event id and answered with a toast. Other event types are
  * acknowledged and ignored.
  *
  * @example
@@ -46,7 +48,7 @@ const ACK: EventAnswer = { status: 200, body: {} };
  * return c.json(answer.body, answer.status);
  */
 export class EventRouter {
-  readonly #seen: SeenEvents;
+  readonly #seen: SeenKeys;
   readonly #chat: ChatAgent;
   readonly #logger: Logger;
   readonly #now: () => number;
@@ -92,8 +94,7 @@ export class EventRouter {
       );
       return ACK;
     }
-    const keys = [`event:${eventId}`, `message:${message.messageId}`];
-    if (!this.#seen.claim(keys)) {
+    if (!(await this.#firstDelivery([`event:${eventId}`, `message:${message.messageId}`]))) {
       this.#logger.info(`feishu: ignored a repeated delivery of message ${message.messageId}`);
       return ACK;
     }
@@ -106,7 +107,6 @@ export class EventRouter {
       );
       return ACK;
     }
-    this.#persist();
     this.#chat.acceptMessage(message);
     return ACK;
   }
@@ -119,23 +119,26 @@ export class EventRouter {
       );
       return ACK;
     }
-    const keys = [`event:${eventId}`];
-    if (!this.#seen.claim(keys)) return ACK;
-    this.#persist();
+    if (!(await this.#firstDelivery([`event:${eventId}`]))) return ACK;
     this.#chat.acceptCardAction(click);
     return { status: 200, body: { toast: { type: 'info', content: chatText.cardDeciding } } };
   }
 
   /**
-   * Write the claim to disk behind the acknowledgement, batched with the others of the moment.
-   * Waiting for it would buy nothing: once acknowledged Feishu does not deliver again, and the
-   * queued work lives in memory anyway; what the file must catch is a redelivery hours later (or
-   * after a restart), long after this write. Meanwhile the claim in memory already refuses
-   * duplicates, and the ack does not queue behind the disk.
+   * Whether this is the first delivery: each key is remembered for 12 hours, and a key seen before
+   * makes it a repeat. Concurrent deliveries of one event cannot both be first. The file store
+   * writes the keys behind the answer, so the acknowledgement does not wait for the disk. A store
+   * that fails is logged and the event handled: a lost message is worse than a rare repeat.
    */
-  #persist(): void {
-    this.#seen.flush().catch((error: unknown) => {
-      this.#logger.error(`feishu: could not record event ids in the state dir: ${String(error)}`);
-    });
+  async #firstDelivery(keys: readonly string[]): Promise<boolean> {
+    try {
+      const first = await Promise.all(keys.map((key) => this.#seen.remember(key, SEEN_TTL_MS)));
+      return first.every(Boolean);
+    } catch (error) {
+      this.#logger.error(
+        `feishu: could not check the event ids in the state store: ${errorMessage(error)}`,
+      );
+      return true;
+    }
   }
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Logger, RunMode } from '@tiny-claw/core';
 import type { Application, Settings } from '@tiny-claw/runtime';
 import { ChatAgent } from '../chat/chat-agent.js';
@@ -9,7 +8,6 @@ import type { FeishuDomain } from '../feishu/feishu-domain.js';
 import { fetchHttpInstance } from '../feishu/fetch-http.js';
 import { MessageSender } from '../feishu/message-sender.js';
 import { sdkLogger } from '../feishu/sdk-logger.js';
-import { SeenEvents } from '../feishu/seen-events.js';
 import { FeishuWebhook } from '../feishu/webhook.js';
 import type { FeishuOptions } from './feishu-options.js';
 
@@ -40,7 +38,7 @@ export interface StartFeishuInput {
 
 /**
  * The Feishu side of a running server: the chat agent, the webhook (in webhook mode) and the
- * long connection (in ws mode), sharing one sender and one persisted set of seen event ids.
+ * long connection (in ws mode), sharing one sender and the application's seen keys.
  *
  * @example
  * const feishu = await startFeishu(input);
@@ -52,15 +50,15 @@ export interface FeishuRuntime {
   sender: MessageSender;
   /** Present in webhook mode. */
   webhook: FeishuWebhook | undefined;
-  /** Stop the long connection (ws mode) and save the seen ids. */
+  /** Stop the long connection (ws mode); the application's close saves the seen ids. */
   close(): Promise<void>;
 }
 
 /**
  * Build the Feishu side: the SDK client pointed at the configured domain (imported only now, so a
- * server without Feishu never loads it), its logging routed through a scrubbing logger, the seen
- * event ids loaded from the state dir, and in ws mode the SDK's long connection delivering events
- * into the same router the webhook uses.
+ * server without Feishu never loads it), its logging routed through a scrubbing logger, the
+ * router de-duplicating events with the application's seen keys (files under the state dir), and
+ * in ws mode the SDK's long connection delivering events into the same router the webhook uses.
  *
  * @example
  * const feishu = await startFeishu({ app, settings, credentials, options, mode: 'act', maxSteps: 20, logger, knownSecrets, signal });
@@ -90,11 +88,6 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
     knownSecrets: input.knownSecrets,
     ...(input.sleep ? { sleep: input.sleep } : {}),
   });
-  const seen = await SeenEvents.open({
-    path: join(input.settings.stateDir, 'feishu', 'seen-events.jsonl'),
-    logger,
-    ...(input.now ? { now: input.now } : {}),
-  });
   const chat = new ChatAgent({
     app: input.app,
     sender,
@@ -103,7 +96,12 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
     maxSteps: input.maxSteps,
     signal: input.signal,
   });
-  const router = new EventRouter({ seen, chat, logger, ...(input.now ? { now: input.now } : {}) });
+  const router = new EventRouter({
+    seen: input.app.agent.store.seen,
+    chat,
+    logger,
+    ...(input.now ? { now: input.now } : {}),
+  });
 
   let webhook: FeishuWebhook | undefined;
   let connection: { close(params?: { force?: boolean }): void } | undefined;
@@ -155,7 +153,6 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
     webhook,
     close: async () => {
       connection?.close({ force: true });
-      await seen.close();
     },
   };
 }

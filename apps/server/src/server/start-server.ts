@@ -59,8 +59,9 @@ export interface RunningServer {
   /**
    * Shut down gracefully: stop accepting requests (events are answered 503 so Feishu delivers them
    * again later), tell chats whose messages had not started yet to send them again, let running
-   * work finish for the grace period, then cancel what is left (its runs end `cancelled`), save
-   * the seen event ids and flush the traces. Safe to call more than once.
+   * work finish for the grace period, then cancel what is left (its runs end `cancelled`), flush
+   * the traces and close the state store (which saves the seen event ids). Safe to call more than
+   * once.
    */
   close(): Promise<void>;
 }
