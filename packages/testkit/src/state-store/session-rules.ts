@@ -43,7 +43,7 @@ export function sessionRules(context: ContractContext): void {
     expect(await store.memory(other).readRecent()).toEqual([]);
   });
 
-  it('keeps memory redacted, each value capped, and only the last 200 lines', async () => {
+  it('keeps memory redacted, each value capped, and drops old lines past the last 200', async () => {
     const { store } = context();
     const memory = store.memory(session);
     await memory.append([
