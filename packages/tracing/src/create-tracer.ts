@@ -65,6 +65,7 @@ export interface CreateTracerOptions {
  *   maxPayloadChars: settings.traceMaxPayloadChars,
  *   logger,
  * });
+ * // createFileStore from @tiny-claw/workspace: the traces it indexes are the ones under its dir.
  * const agent = createAgent({ provider, tracer, store: createFileStore(settings.stateDir) });
  */
 export function createTracer(options: CreateTracerOptions): Tracer {
