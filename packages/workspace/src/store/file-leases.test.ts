@@ -18,7 +18,7 @@ beforeEach(async () => {
   stateDir = await mkdtemp(join(tmpdir(), 'tiny-claw-leases-'));
   now = Date.parse('2026-01-01T00:00:00.000Z');
 });
-afterEach(() => rm(stateDir, { recursive: true, force: true }));
+afterEach(() => rm(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 /** The one directory of generations the leases of a single key live in. */
 async function keyDir(): Promise<string> {

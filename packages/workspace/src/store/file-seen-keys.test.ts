@@ -17,8 +17,13 @@ const logger: Logger = {
   warn: (message) => void logged.push(`warn ${message}`),
   error: (message) => void logged.push(`error ${message}`),
 };
-const open = (extra: { maxEntries?: number } = {}) =>
-  new FileSeenKeys(path, { logger, clock: () => new Date(now), ...extra });
+/** Every store a test opened: each writes behind its answers, so each is closed before cleanup. */
+let opened: FileSeenKeys[] = [];
+const open = (extra: { maxEntries?: number } = {}) => {
+  const seen = new FileSeenKeys(path, { logger, clock: () => new Date(now), ...extra });
+  opened.push(seen);
+  return seen;
+};
 const fileLines = async () => (await readFile(path, 'utf8')).trim().split('\n').filter(Boolean);
 
 beforeEach(async () => {
@@ -27,7 +32,12 @@ beforeEach(async () => {
   now = Date.parse('2026-01-01T00:00:00.000Z');
   logged = [];
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  // A store left open could still be appending while the directory is removed.
+  await Promise.all(opened.map((seen) => seen.close().catch(() => {})));
+  opened = [];
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+});
 
 describe('the seen keys of a state dir', () => {
   it('keeps them in feishu/seen-events.jsonl, where the chat server kept its event ids', () => {

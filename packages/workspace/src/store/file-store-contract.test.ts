@@ -15,6 +15,6 @@ stateStoreContract('createFileStore', async (clock) => {
       await writeFile(join(traces, `${traceId}.json`), '{}\n');
       return join(traces, `${traceId}.json`);
     },
-    cleanup: () => rm(dir, { recursive: true, force: true }),
+    cleanup: () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
 });

@@ -11,7 +11,7 @@ let root: string;
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'tiny-claw-store-'));
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
+afterEach(() => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 const session = testSession('/repo', 'default');
 
