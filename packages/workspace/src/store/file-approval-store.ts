@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   type ApprovalRecord,
@@ -20,6 +20,7 @@ import {
   withPathLock,
 } from '@tiny-claw/core/utils';
 import { entryExists, readRecordFile, writeRecordFile } from './record-file.js';
+import { isSessionKey, listDirectory } from './session-dirs.js';
 
 const RECORD_NAME = /^([A-Za-z0-9_-]{16,64})\.json$/;
 
@@ -153,35 +154,17 @@ export class FileApprovalStore implements ApprovalStore {
   }
 
   async #sessionKeys(): Promise<string[]> {
-    const names = await readdirOrEmpty(join(this.stateDir, 'sessions'));
+    const names = await listDirectory(join(this.stateDir, 'sessions'));
     return names.filter(isSessionKey).sort();
   }
 
   async #recordIds(sessionKey: string): Promise<string[]> {
-    const names = await readdirOrEmpty(
+    const names = await listDirectory(
       join(sessionDirectory(this.stateDir, sessionKey), 'approvals'),
     );
     return names.flatMap((name) => {
       const id = RECORD_NAME.exec(name)?.[1];
       return id !== undefined && recordIdPattern.test(id) ? [id] : [];
     });
-  }
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if (isErrnoError(error, 'ENOENT') || isErrnoError(error, 'ENOTDIR')) return [];
-    throw new StateError(`Could not list ${dir}: ${errorMessage(error)}`, { cause: error });
-  }
-}
-
-function isSessionKey(name: string): boolean {
-  try {
-    validateSessionKey(name);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,15 +1,15 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { errorMessage, StateError, type TraceEntry, type TraceIndex } from '@tiny-claw/core';
+import { StateError, type TraceEntry, type TraceIndex } from '@tiny-claw/core';
 import {
   checkTraceEntry,
   checkTraceId,
   compareTraceEntries,
-  isErrnoError,
   sessionDirectory,
   traceIdPattern,
   validateSessionKey,
 } from '@tiny-claw/core/utils';
+import { isSessionKey, listDirectory } from './session-dirs.js';
 
 /**
  * The traces of a state dir, indexed by the files themselves: a trace is
@@ -86,22 +86,4 @@ export class FileTraceIndex implements TraceIndex {
 async function isFile(path: string): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   return info?.isFile() ?? false;
-}
-
-async function listDirectory(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if (isErrnoError(error, 'ENOENT') || isErrnoError(error, 'ENOTDIR')) return [];
-    throw new StateError(`Could not list ${dir}: ${errorMessage(error)}`, { cause: error });
-  }
-}
-
-function isSessionKey(name: string): boolean {
-  try {
-    validateSessionKey(name);
-    return true;
-  } catch {
-    return false;
-  }
 }
