@@ -37,6 +37,15 @@ export interface Message {
   toolCalls?: ToolCall[];
   toolCallId?: string;
   name?: string;
+  /**
+   * On a tool result: the call failed, was refused or was cancelled. Providers send it as the
+   * result's error flag, and the loop's strategies count failures by it.
+   */
+  isError?: boolean;
+  /**
+   * Details the message's writer keeps for itself (a tool's own details, the loop's notes). No
+   * other package reads them: what others act on is a typed field.
+   */
   metadata?: JsonObject;
 }
 
@@ -55,17 +64,40 @@ export const toolDefinitionSchema = z.object({
   parameters: jsonObjectSchema,
 });
 
-/** Schema of a persisted {@link Message} (checkpoints). */
-export const messageSchema = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.string(),
-  toolCalls: z.array(toolCallSchema).optional(),
-  toolCallId: z.string().optional(),
-  name: z.string().optional(),
-  metadata: jsonObjectSchema.optional(),
-});
+/**
+ * Schema of a persisted {@link Message} (run states, checkpoints). A tool result written before
+ * `isError` was a field kept the flag as `metadata.is_error`; it is read into `isError`, so an old
+ * state's failed calls still count as failures.
+ *
+ * @example
+ * messageSchema.parse({ role: 'tool', content: 'boom', metadata: { is_error: true } }).isError; // true
+ */
+export const messageSchema = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string(),
+    toolCalls: z.array(toolCallSchema).optional(),
+    toolCallId: z.string().optional(),
+    name: z.string().optional(),
+    isError: z.boolean().optional(),
+    metadata: jsonObjectSchema.optional(),
+  })
+  .transform(readLegacyFields);
 
-/** Builders for the four kinds of message. */
+/** Lift the flag an older version kept in `metadata.is_error` into {@link Message.isError}. */
+function readLegacyFields(message: Message): Message {
+  const legacy = message.metadata?.is_error;
+  if (message.metadata === undefined || typeof legacy !== 'boolean') return message;
+  const { is_error: _lifted, ...metadata } = message.metadata;
+  return { ...message, isError: message.isError ?? legacy, metadata };
+}
+
+/**
+ * Builders for the four kinds of message. A tool result always says whether it is an error.
+ *
+ * @example
+ * msg.tool(call, 'no such file: a.txt', { isError: true });
+ */
 export const msg = {
   system: (content: string): Message => ({ role: 'system', content }),
   user: (content: string): Message => ({ role: 'user', content }),
@@ -76,12 +108,13 @@ export const msg = {
   tool: (
     call: Pick<ToolCall, 'id' | 'name'>,
     content: string,
-    metadata: JsonObject = {},
+    result: { isError?: boolean; metadata?: JsonObject } = {},
   ): Message => ({
     role: 'tool',
     content,
     toolCallId: call.id,
     name: call.name,
-    metadata,
+    isError: result.isError ?? false,
+    ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
   }),
 };

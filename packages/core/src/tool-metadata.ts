@@ -3,7 +3,6 @@
  * middlewares can add their own.
  */
 export interface ToolMetadata {
-  is_error?: boolean;
   error_type?: string;
   retryable?: boolean;
   tool_policy?: string;

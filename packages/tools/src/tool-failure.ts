@@ -34,7 +34,7 @@ export function toolFailure(
     content,
     isError: true,
     failure,
-    metadata: { is_error: true, error_type: errorType, ...extra },
+    metadata: { error_type: errorType, ...extra },
   };
 }
 

@@ -91,7 +91,8 @@ describe('the tool policy', () => {
     expect(end).toMatchObject({ status: 'denied', call: { name: 'bash' } });
     const answer = provider.requests[1]?.messages.find((m) => m.role === 'tool');
     expect(answer?.content).toContain('tool call denied by policy: bash is on the deny list');
-    expect(answer?.metadata).toMatchObject({ denied: true, is_error: true, tool_policy: 'deny' });
+    expect(answer?.isError).toBe(true);
+    expect(answer?.metadata).toMatchObject({ denied: true, tool_policy: 'deny' });
   });
 
   it('shows and runs only the allow list, and deny wins over allow', async () => {
@@ -177,7 +178,8 @@ describe('defineTool', () => {
     const [missing, thrown] = provider.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(missing?.content).toContain('Tool failed: the target does not exist');
     expect(missing?.content).toContain('Next step:\nTry a real city.');
-    expect(missing?.metadata).toMatchObject({ error_type: 'not_found', is_error: true });
+    expect(missing?.isError).toBe(true);
+    expect(missing?.metadata).toMatchObject({ error_type: 'not_found' });
     expect(thrown?.content).toContain('tool lookup failed unexpectedly: database down');
     expect(thrown?.metadata).toMatchObject({ error_type: 'execution_error' });
   });

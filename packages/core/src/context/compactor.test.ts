@@ -143,7 +143,9 @@ describe('a cut result carries an honest footer', () => {
     const messages: Message[] = [
       msg.system('rules'),
       msg.assistant('', [call0]),
-      msg.tool(call0, `${'z'.repeat(50_000)}LAST${footer}`, { [FOOTER_CHARS_KEY]: footer.length }),
+      msg.tool(call0, `${'z'.repeat(50_000)}LAST${footer}`, {
+        metadata: { [FOOTER_CHARS_KEY]: footer.length },
+      }),
       msg.assistant('', [call(1)]),
       msg.tool(call(1), 'latest'),
     ];

@@ -131,7 +131,6 @@ describe('translateFailure', () => {
       isError: true,
       failure: { kind: 'not_found', advice: 'List first.', suggestedTool: 'search' },
       metadata: {
-        is_error: true,
         error_type: 'not_found',
         tool_error_type: 'city_missing',
         retryable: true,

@@ -118,7 +118,6 @@ export function translateFailure(
   const original = failed.output.metadata ?? {};
   const metadata: ToolMetadata = {
     ...original,
-    is_error: true,
     error_type: guidance.kind,
     retryable: guidance.retryable,
     attempt,

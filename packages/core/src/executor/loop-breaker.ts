@@ -112,7 +112,6 @@ export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
     isError: true,
     failure: { kind: 'execution_error', advice: loopBreakerText.blockedNext },
     metadata: {
-      is_error: true,
       error_type: 'repeat_call_blocked',
       retryable: false,
       attempt,

@@ -141,14 +141,15 @@ describe('executeBatch', () => {
     expect(outcome.observations[0]).toMatchObject({
       role: 'tool',
       toolCallId: '1',
-      metadata: { is_error: true, error_type: 'execution_error', attempt: 1 },
+      isError: true,
+      metadata: { error_type: 'execution_error', attempt: 1 },
     });
     expect(outcome.observations[0]?.content).toContain(
       'Error:\ntool boom failed unexpectedly: kaput',
     );
     expect(outcome.observations[1]).toMatchObject({
       toolCallId: '2',
-      metadata: { is_error: false },
+      isError: false,
     });
   });
 
@@ -265,8 +266,8 @@ describe('executeBatch failure guidance', () => {
       /^Tool failed: the text to replace was not found\n\nError:\ncould not find the old text in a\.txt\n\nNext step:\nCall read on a\.txt/,
     );
     expect(observation?.content).toMatch(/\n\nAttempt: 1$/);
+    expect(observation?.isError).toBe(true);
     expect(observation?.metadata).toMatchObject({
-      is_error: true,
       error_type: 'no_match',
       tool_error_type: 'edit_old_text_not_found',
       retryable: true,
@@ -329,7 +330,8 @@ describe('executeBatch failure guidance', () => {
       const outcome = await executeBatch([editCall(id)], options(registry, { failureTracker }));
       expect(outcome.observations[0]).toMatchObject({
         content: 'read cancelled',
-        metadata: { error_type: 'cancelled', is_error: true },
+        isError: true,
+        metadata: { error_type: 'cancelled' },
       });
     }
     expect(edit.runs()).toBe(3);
@@ -350,8 +352,8 @@ describe('executeBatch repeated-failure breaker', () => {
     expect(third?.observations[0]).toMatchObject({
       role: 'tool',
       toolCallId: '3',
+      isError: true,
       metadata: {
-        is_error: true,
         error_type: 'repeat_call_blocked',
         doom_loop_detected: true,
         doom_loop_tool: 'edit',

@@ -346,15 +346,14 @@ function observation(
   output: ToolOutput,
   result: ToolExecutionResult,
 ): Message {
-  const metadata: ToolMetadata = {
-    ...output.metadata,
-    is_error: output.isError,
-    tool_call_index: index,
-  };
+  const metadata: ToolMetadata = { ...output.metadata, tool_call_index: index };
   if (result.status === 'denied') metadata.denied = true;
-  return msg.tool(call, output.content, metadata);
+  return msg.tool(call, output.content, { isError: output.isError, metadata });
 }
 
 function cancelledObservation(call: ToolCall): Message {
-  return msg.tool(call, executorText.cancelled, { is_error: true, error_type: 'cancelled' });
+  return msg.tool(call, executorText.cancelled, {
+    isError: true,
+    metadata: { error_type: 'cancelled' },
+  });
 }

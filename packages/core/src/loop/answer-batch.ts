@@ -145,14 +145,16 @@ async function rejectCall(state: RunState, entry: BatchCall, deps: LoopDeps): Pr
   settle(
     entry,
     msg.tool(call, content, {
-      is_error: true,
-      error_type: 'approval_rejected',
-      tool_call_index: index,
+      isError: true,
+      metadata: { error_type: 'approval_rejected', tool_call_index: index },
     }),
   );
   await deps.onDecided?.(entry, 'rejected');
 }
 
 function cancelledAnswer(entry: BatchCall): Message {
-  return msg.tool(entry.call, loopText.cancelled, { is_error: true, error_type: 'cancelled' });
+  return msg.tool(entry.call, loopText.cancelled, {
+    isError: true,
+    metadata: { error_type: 'cancelled' },
+  });
 }

@@ -120,8 +120,8 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
 function refusedCalls(calls: readonly ToolCall[], phase: Phase): Message[] {
   return calls.map((call) =>
     msg.tool(call, loopText.toolsNotAllowed(phase), {
-      is_error: true,
-      error_type: 'tool_policy_blocked',
+      isError: true,
+      metadata: { error_type: 'tool_policy_blocked' },
     }),
   );
 }
