@@ -28,7 +28,7 @@ export {
   MAX_PROMPT_BYTES,
   PromptTooLargeError,
 } from './agent/prompt-limit.js';
-export type { ToolPolicy } from './agent/tool-policy.js';
+export { type ToolPolicy, type ToolPolicyCode, toolPolicyCodes } from './agent/tool-policy.js';
 export {
   type ApprovalDecision,
   ApprovalError,
