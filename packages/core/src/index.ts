@@ -38,7 +38,6 @@ export {
   approvalRefusals,
   type ClaimedApproval,
 } from './approval/approval-gate.js';
-export { FOOTER_CHARS_KEY } from './context/compactor.js';
 export type {
   LoadedProjectContext,
   ProjectContext,

@@ -42,6 +42,8 @@ export interface Message {
    * result's error flag, and the loop's strategies count failures by it.
    */
   isError?: boolean;
+  /** On a tool result: the length of the tool's closing note at the end (see `ToolOutput.footerChars`). */
+  footerChars?: number;
   /**
    * Details the message's writer keeps for itself (a tool's own details, the loop's notes). No
    * other package reads them: what others act on is a typed field.
@@ -66,8 +68,9 @@ export const toolDefinitionSchema = z.object({
 
 /**
  * Schema of a persisted {@link Message} (run states, checkpoints). A tool result written before
- * `isError` was a field kept the flag as `metadata.is_error`; it is read into `isError`, so an old
- * state's failed calls still count as failures.
+ * `isError` and `footerChars` were fields kept them as `metadata.is_error` and
+ * `metadata.footer_chars`; they are read into the fields, so an old state's failed calls still
+ * count as failures and its closing notes are still known.
  *
  * @example
  * messageSchema.parse({ role: 'tool', content: 'boom', metadata: { is_error: true } }).isError; // true
@@ -80,16 +83,25 @@ export const messageSchema = z
     toolCallId: z.string().optional(),
     name: z.string().optional(),
     isError: z.boolean().optional(),
+    footerChars: z.number().int().nonnegative().optional(),
     metadata: jsonObjectSchema.optional(),
   })
   .transform(readLegacyFields);
 
-/** Lift the flag an older version kept in `metadata.is_error` into {@link Message.isError}. */
+/**
+ * Lift what an older version kept in the metadata into the typed fields: `is_error` into
+ * {@link Message.isError}, `footer_chars` into {@link Message.footerChars}.
+ */
 function readLegacyFields(message: Message): Message {
-  const legacy = message.metadata?.is_error;
-  if (message.metadata === undefined || typeof legacy !== 'boolean') return message;
-  const { is_error: _lifted, ...metadata } = message.metadata;
-  return { ...message, isError: message.isError ?? legacy, metadata };
+  if (message.metadata === undefined) return message;
+  const { is_error: isError, footer_chars: footerChars, ...metadata } = message.metadata;
+  const lifted: Message = { ...message, metadata };
+  if (typeof isError === 'boolean') lifted.isError = message.isError ?? isError;
+  else if (isError !== undefined) metadata.is_error = isError;
+  if (typeof footerChars === 'number' && Number.isInteger(footerChars) && footerChars > 0) {
+    lifted.footerChars = message.footerChars ?? footerChars;
+  } else if (footerChars !== undefined) metadata.footer_chars = footerChars;
+  return lifted;
 }
 
 /**
@@ -108,13 +120,14 @@ export const msg = {
   tool: (
     call: Pick<ToolCall, 'id' | 'name'>,
     content: string,
-    result: { isError?: boolean; metadata?: JsonObject } = {},
+    result: { isError?: boolean; footerChars?: number; metadata?: JsonObject } = {},
   ): Message => ({
     role: 'tool',
     content,
     toolCallId: call.id,
     name: call.name,
     isError: result.isError ?? false,
+    ...(result.footerChars === undefined ? {} : { footerChars: result.footerChars }),
     ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
   }),
 };

@@ -102,6 +102,12 @@ export interface ToolOutput {
   content: string;
   isError: boolean;
   failure?: ToolFailure;
+  /**
+   * How many characters at the end of `content` are a closing note about the whole output (the
+   * range shown, where to continue). Such a note is true only of the whole output, so a compactor
+   * that cuts the middle of an older result drops it.
+   */
+  footerChars?: number;
   metadata?: ToolMetadata;
 }
 
@@ -115,7 +121,13 @@ export interface ToolOutput {
  */
 export type ToolResult =
   | string
-  | { content: string; isError?: boolean; failure?: ToolFailure; metadata?: ToolMetadata };
+  | {
+      content: string;
+      isError?: boolean;
+      failure?: ToolFailure;
+      footerChars?: number;
+      metadata?: ToolMetadata;
+    };
 
 /**
  * What a tool gets besides its arguments.
@@ -369,6 +381,7 @@ export function toToolOutput(result: ToolResult): ToolOutput {
     isError: result.isError ?? result.failure !== undefined,
   };
   if (result.failure) output.failure = result.failure;
+  if (result.footerChars !== undefined) output.footerChars = result.footerChars;
   if (result.metadata) output.metadata = result.metadata;
   return output;
 }

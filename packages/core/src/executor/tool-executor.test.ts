@@ -321,6 +321,15 @@ describe('executeBatch failure guidance', () => {
     expect(outcome.observations[0]?.metadata).toEqual({ closest_line: 3, tool_call_index: 0 });
   });
 
+  it("carries a result's closing note to the observation, but not onto the guidance of a failure", async () => {
+    const paged: ToolOutput = { content: 'one\n\n[page 1 of 2]', isError: false, footerChars: 14 };
+    const edit = scriptedTool('edit', [paged, { ...failing, footerChars: 5 }]);
+    const registry = new ToolRegistry().register(edit);
+    const outcome = await executeBatch([editCall('1'), editCall('2')], options(registry));
+    expect(outcome.observations[0]).toMatchObject({ footerChars: 14 });
+    expect(outcome.observations[1]).not.toHaveProperty('footerChars');
+  });
+
   it('answers a call to an unknown tool with the tools the model can see', async () => {
     const registry = new ToolRegistry().register(readTool);
     const watch = watched(registry);

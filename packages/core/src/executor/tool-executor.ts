@@ -344,7 +344,11 @@ function grantFor(
  */
 function observation(call: ToolCall, index: number, output: ToolOutput): Message {
   const metadata: JsonObject = { ...output.metadata, tool_call_index: index };
-  return msg.tool(call, output.content, { isError: output.isError, metadata });
+  return msg.tool(call, output.content, {
+    isError: output.isError,
+    ...(output.footerChars === undefined ? {} : { footerChars: output.footerChars }),
+    metadata,
+  });
 }
 
 function cancelledObservation(call: ToolCall): Message {

@@ -225,11 +225,12 @@ describe('read output', () => {
       nextOffset: 7,
     });
     // The paging note is declared as the result's closing note, so a compactor can drop it whole.
-    const footer = window.metadata?.footer_chars as number;
+    const footer = window.footerChars as number;
     expect(window.content.slice(-footer)).toBe(
       '\n\n[showing lines 4-6 of 10; continue with offset=7]',
     );
-    expect(all.metadata?.footer_chars).toBeUndefined();
+    expect(window.metadata).not.toHaveProperty('footer_chars');
+    expect(all.footerChars).toBeUndefined();
 
     const rest = await read({ path: 'ten.txt', offset: 9 });
     expect(rest.content).toBe('9: line 9\n10: line 10\n\n[showing lines 9-10 of 10; end of file]');
