@@ -11,7 +11,11 @@
  * @module
  */
 
-export type { ApprovalAssessment, ApprovalAssessor } from './gate/approval-middleware.js';
+export type {
+  ApprovalAssessment,
+  ApprovalAssessor,
+  ApprovalRefusalCode,
+} from './gate/approval-middleware.js';
 export type { CanDecide } from './gate/claim-approval.js';
 export { type ApprovalGateOptions, createApprovalGate } from './gate/create-approval-gate.js';
 export { type AssessedCall, assessCall } from './risk/assess-call.js';

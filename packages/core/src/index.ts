@@ -29,7 +29,7 @@ export {
   MAX_PROMPT_BYTES,
   PromptTooLargeError,
 } from './agent/prompt-limit.js';
-export type { ToolPolicy } from './agent/tool-policy.js';
+export { type ToolPolicy, type ToolPolicyCode, toolPolicyCodes } from './agent/tool-policy.js';
 export {
   type ApprovalDecision,
   ApprovalError,
@@ -39,7 +39,6 @@ export {
   approvalRefusals,
   type ClaimedApproval,
 } from './approval/approval-gate.js';
-export { FOOTER_CHARS_KEY } from './context/compactor.js';
 export type {
   LoadedProjectContext,
   ProjectContext,

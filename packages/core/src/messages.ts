@@ -37,6 +37,17 @@ export interface Message {
   toolCalls?: ToolCall[];
   toolCallId?: string;
   name?: string;
+  /**
+   * On a tool result: the call failed, was refused or was cancelled. Providers send it as the
+   * result's error flag, and the loop's strategies count failures by it.
+   */
+  isError?: boolean;
+  /** On a tool result: the length of the tool's closing note at the end (see `ToolOutput.footerChars`). */
+  footerChars?: number;
+  /**
+   * Details the message's writer keeps for itself (a tool's own details, the loop's notes). No
+   * other package reads them: what others act on is a typed field.
+   */
   metadata?: JsonObject;
 }
 
@@ -55,17 +66,50 @@ export const toolDefinitionSchema = z.object({
   parameters: jsonObjectSchema,
 });
 
-/** Schema of a persisted {@link Message} (checkpoints). */
-export const messageSchema = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.string(),
-  toolCalls: z.array(toolCallSchema).optional(),
-  toolCallId: z.string().optional(),
-  name: z.string().optional(),
-  metadata: jsonObjectSchema.optional(),
-});
+/**
+ * Schema of a persisted {@link Message} (run states, checkpoints). A tool result written before
+ * `isError` and `footerChars` were fields kept them as `metadata.is_error` and
+ * `metadata.footer_chars`; they are read into the fields, so an old state's failed calls still
+ * count as failures and its closing notes are still known.
+ *
+ * @example
+ * messageSchema.parse({ role: 'tool', content: 'boom', metadata: { is_error: true } }).isError; // true
+ */
+export const messageSchema = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string(),
+    toolCalls: z.array(toolCallSchema).optional(),
+    toolCallId: z.string().optional(),
+    name: z.string().optional(),
+    isError: z.boolean().optional(),
+    footerChars: z.number().int().nonnegative().optional(),
+    metadata: jsonObjectSchema.optional(),
+  })
+  .transform(readLegacyFields);
 
-/** Builders for the four kinds of message. */
+/**
+ * Lift what an older version kept in the metadata into the typed fields: `is_error` into
+ * {@link Message.isError}, `footer_chars` into {@link Message.footerChars}.
+ */
+function readLegacyFields(message: Message): Message {
+  if (message.metadata === undefined) return message;
+  const { is_error: isError, footer_chars: footerChars, ...metadata } = message.metadata;
+  const lifted: Message = { ...message, metadata };
+  if (typeof isError === 'boolean') lifted.isError = message.isError ?? isError;
+  else if (isError !== undefined) metadata.is_error = isError;
+  if (typeof footerChars === 'number' && Number.isInteger(footerChars) && footerChars > 0) {
+    lifted.footerChars = message.footerChars ?? footerChars;
+  } else if (footerChars !== undefined) metadata.footer_chars = footerChars;
+  return lifted;
+}
+
+/**
+ * Builders for the four kinds of message. A tool result always says whether it is an error.
+ *
+ * @example
+ * msg.tool(call, 'no such file: a.txt', { isError: true });
+ */
 export const msg = {
   system: (content: string): Message => ({ role: 'system', content }),
   user: (content: string): Message => ({ role: 'user', content }),
@@ -76,12 +120,14 @@ export const msg = {
   tool: (
     call: Pick<ToolCall, 'id' | 'name'>,
     content: string,
-    metadata: JsonObject = {},
+    result: { isError?: boolean; footerChars?: number; metadata?: JsonObject } = {},
   ): Message => ({
     role: 'tool',
     content,
     toolCallId: call.id,
     name: call.name,
-    metadata,
+    isError: result.isError ?? false,
+    ...(result.footerChars === undefined ? {} : { footerChars: result.footerChars }),
+    ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
   }),
 };

@@ -92,10 +92,8 @@ describe('ToolRegistry', () => {
   it('treats a registered tool hidden from the model as unknown', async () => {
     const registry = new ToolRegistry().register(echoTool);
     const result = await registry.execute(ctx('say', { word: 'x' }, { visibleTools: [] }));
-    expect(result.output).toMatchObject({
-      isError: true,
-      metadata: { error_type: 'unknown_tool' },
-    });
+    expect(result.output).toMatchObject({ isError: true, failure: { kind: 'unknown_tool' } });
+    expect(result.output).not.toHaveProperty('metadata');
   });
 
   it('answers arguments that do not fit the schema with a parse error the model can act on', async () => {

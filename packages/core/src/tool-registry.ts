@@ -165,6 +165,6 @@ export class ToolRegistry {
 function failed(content: string, kind: FailureKind): ToolExecutionResult {
   return {
     status: 'completed',
-    output: { content, isError: true, failure: { kind }, metadata: { error_type: kind } },
+    output: { content, isError: true, failure: { kind } },
   };
 }

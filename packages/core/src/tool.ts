@@ -56,23 +56,44 @@ export const failureKinds = [
 export type FailureKind = (typeof failureKinds)[number];
 
 /**
- * What a tool says about its own failure: the category and, in its own words, what the model
- * should do next. Advice should only name tools in {@link ToolContext.visibleTools}.
+ * The one description of a failed call. A tool (or a middleware refusing the call) gives the
+ * kind, its own finer `code` and, in its own words, what the model should do next; the executor
+ * adds its verdict (`retryable`, `attempt`) to the observation the model reads. Nothing about a
+ * failure travels in metadata. Advice should only name tools in {@link ToolContext.visibleTools}.
  *
  * @example
- * const failure: ToolFailure = { kind: 'not_found', advice: 'List the directory first.' };
+ * const failure: ToolFailure = { kind: 'not_found', code: 'city_missing', advice: 'List the cities first.' };
  */
 export interface ToolFailure {
+  /** The broad kind: what guidance, the repeated-failure breaker and traces go by. */
   kind: FailureKind;
+  /**
+   * The finer word of whoever failed or refused the call, for people, logs and its own tests (a
+   * tool's `file_too_large` or `path_changed`, a middleware's reason to refuse). Core never
+   * branches on it.
+   */
+  code?: string;
   /** The next step for the model; the executor falls back to generic advice for the kind. */
   advice?: string;
   /** The tool the advice points to, when there is an obvious one. */
   suggestedTool?: string;
+  /**
+   * The executor's verdict: whether trying again (differently) can help. Set on the observation
+   * of a failure the executor judged; tools leave it unset.
+   */
+  retryable?: boolean;
+  /**
+   * The executor's verdict: how many times in a row this identical call has now failed in the run
+   * (1 the first time). Set on the observation of a failure the executor judged; tools leave it
+   * unset.
+   */
+  attempt?: number;
 }
 
 /**
  * What a tool returns. Tools report user and model errors as `isError: true` (with a
- * {@link ToolFailure}), never by throwing.
+ * {@link ToolFailure}), never by throwing. `metadata` holds the tool's own details (an exit code,
+ * a line count) for people and logs; no other package branches on it.
  *
  * @example
  * const output: ToolOutput = { content: 'no such file: a.txt', isError: true, failure: { kind: 'not_found' } };
@@ -81,6 +102,12 @@ export interface ToolOutput {
   content: string;
   isError: boolean;
   failure?: ToolFailure;
+  /**
+   * How many characters at the end of `content` are a closing note about the whole output (the
+   * range shown, where to continue). Such a note is true only of the whole output, so a compactor
+   * that cuts the middle of an older result drops it.
+   */
+  footerChars?: number;
   metadata?: ToolMetadata;
 }
 
@@ -94,7 +121,13 @@ export interface ToolOutput {
  */
 export type ToolResult =
   | string
-  | { content: string; isError?: boolean; failure?: ToolFailure; metadata?: ToolMetadata };
+  | {
+      content: string;
+      isError?: boolean;
+      failure?: ToolFailure;
+      footerChars?: number;
+      metadata?: ToolMetadata;
+    };
 
 /**
  * What a tool gets besides its arguments.
@@ -348,6 +381,7 @@ export function toToolOutput(result: ToolResult): ToolOutput {
     isError: result.isError ?? result.failure !== undefined,
   };
   if (result.failure) output.failure = result.failure;
+  if (result.footerChars !== undefined) output.footerChars = result.footerChars;
   if (result.metadata) output.metadata = result.metadata;
   return output;
 }
@@ -366,8 +400,8 @@ export interface ToolExecutionContext {
   signal: AbortSignal;
   /** Names the model was shown on this step; calls outside it are unknown tools. */
   visibleTools: readonly string[];
-  /** Position of the call in the assistant turn, and anything the loop hands to middlewares. */
-  metadata: ToolMetadata;
+  /** The loop's own notes on the call (its position in the assistant turn), for logs. */
+  metadata: JsonObject;
   /** Starts child runs nested under this call; see {@link ToolContext.subagents}. */
   subagents?: SubagentHost;
   /**

@@ -88,7 +88,7 @@ describe('ClaudeProvider request mapping over the wire', () => {
         msg.system('AGENTS.md text'),
         msg.user('read a'),
         msg.assistant('', [call]),
-        msg.tool(call, 'missing', { is_error: true }),
+        msg.tool(call, 'missing', { isError: true }),
         msg.user('then summarise'),
         msg.assistant(''),
         msg.user('please'),

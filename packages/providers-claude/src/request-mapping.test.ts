@@ -1,4 +1,10 @@
-import { type LLMRequest, type Message, msg, type ToolDefinition } from '@tiny-claw/core';
+import {
+  type LLMRequest,
+  type Message,
+  messageSchema,
+  msg,
+  type ToolDefinition,
+} from '@tiny-claw/core';
 import { describe, expect, it } from 'vitest';
 import { toClaudeRequest } from './request-mapping.js';
 
@@ -37,6 +43,27 @@ describe('toClaudeRequest', () => {
     expect(body).not.toHaveProperty('system');
   });
 
+  it('sends a tool result read from an older saved state, flag in its metadata, as an error', () => {
+    const call = { id: 'toolu_1', name: 'read', arguments: { path: 'a' } };
+    const saved = messageSchema.parse({
+      role: 'tool',
+      content: 'no such file',
+      toolCallId: 'toolu_1',
+      name: 'read',
+      metadata: { is_error: true },
+    });
+    const body = toClaudeRequest(
+      request([msg.user('read'), msg.assistant('', [call]), saved], [readTool]),
+      defaults,
+    );
+    expect(body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'no such file', is_error: true },
+      ],
+    });
+  });
+
   it('always sends model and max_tokens, preferring the request`s maxTokens', () => {
     expect(toClaudeRequest(request([msg.user('hi')]), defaults)).toMatchObject({
       model: 'claude-test',
@@ -55,8 +82,8 @@ describe('toClaudeRequest', () => {
         [
           msg.user('read both'),
           msg.assistant('', [call1, call2]),
-          msg.tool(call1, 'alpha', { is_error: false }),
-          msg.tool(call2, 'no such file', { is_error: true }),
+          msg.tool(call1, 'alpha', { isError: false }),
+          msg.tool(call2, 'no such file', { isError: true }),
         ],
         [readTool],
       ),
@@ -165,7 +192,7 @@ describe('toClaudeRequest', () => {
     const call = { id: 'toolu_1', name: 'read', arguments: {} };
     const body = toClaudeRequest(
       request(
-        [msg.user('go'), msg.assistant('', [call]), msg.tool(call, '', { is_error: true })],
+        [msg.user('go'), msg.assistant('', [call]), msg.tool(call, '', { isError: true })],
         [readTool],
       ),
       defaults,
@@ -226,7 +253,7 @@ describe('toClaudeRequest', () => {
       request([
         msg.user('go'),
         msg.assistant('looking', [call]),
-        msg.tool(call, 'alpha', { is_error: true }),
+        msg.tool(call, 'alpha', { isError: true }),
         msg.user('sum up'),
       ]),
       defaults,

@@ -23,7 +23,7 @@ type Turn = { role: 'user' | 'assistant'; content: ContentBlockParam[] };
 /**
  * Map a tiny-claw request to a Messages API body. The rules, each forced by the API:
  * - every system message's non-empty content, joined with a blank line, becomes `system`;
- * - tool results become `tool_result` blocks (`is_error` from `metadata.is_error`) in a **user**
+ * - tool results become `tool_result` blocks (`is_error` from `Message.isError`) in a **user**
  *   turn, placed before any text of that turn;
  * - consecutive same-role turns are merged so roles alternate;
  * - no text block is ever empty or whitespace-only (the API rejects them); a turn left with no
@@ -100,7 +100,7 @@ function toTurn(message: Message, toolsEnabled: boolean): Turn {
       return { role: 'assistant', content };
     }
     case 'tool': {
-      const isError = message.metadata?.is_error === true;
+      const isError = message.isError === true;
       const id = message.toolCallId ?? '';
       if (!toolsEnabled) {
         const rendered = text.toolResultAsText(

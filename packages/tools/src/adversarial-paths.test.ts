@@ -70,7 +70,7 @@ const edit = (p: string, oldText = 'TOP', newText = 'PWNED') =>
 function expectRefused(out: ToolOutput, errorType: string | readonly string[], label: string) {
   expect(out.isError, `${label}: ${out.content}`).toBe(true);
   const types = typeof errorType === 'string' ? [errorType] : errorType;
-  expect(types, `${label}: ${out.content}`).toContain(out.metadata?.error_type);
+  expect(types, `${label}: ${out.content}`).toContain(out.failure?.code);
 }
 
 /** Every entry below `dir`, relative, sorted (lstat only: links are listed, not followed). */
@@ -498,7 +498,7 @@ describe('check-to-use race', () => {
             : step === 1
               ? await write('dir/keep.txt', `write ${i}\n`)
               : await edit('dir/keep.txt', 'write', 'edited');
-        const kind = `${op}:${out.isError ? String(out.metadata?.error_type) : 'ok'}`;
+        const kind = `${op}:${out.isError ? String(out.failure?.code) : 'ok'}`;
         outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
         for (const name of await readdir(outside)) {
           if (name !== 'secret' && !landedOutside.has(name)) {
@@ -534,7 +534,7 @@ describe('check-to-use race', () => {
       for (let i = 0; i < iterations && Date.now() < deadline; i += 1) {
         const out = await read('dir/secret');
         if (out.content.includes('TOP-SECRET')) leaked += 1;
-        const kind = out.isError ? String(out.metadata?.error_type) : 'ok';
+        const kind = out.isError ? String(out.failure?.code) : 'ok';
         outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
         // Every answer is the inside file or a refusal, whichever state the swap was in.
         if (!out.isError && out.content !== '1: inside') unexpected.add(out.content);
@@ -544,7 +544,7 @@ describe('check-to-use race', () => {
           if (/TOP-SECRET$/m.test(edited.content)) {
             leakedByEdit += 1;
           }
-          const editKind = `edit:${String(edited.metadata?.error_type)}`;
+          const editKind = `edit:${String(edited.failure?.code)}`;
           outcomes.set(editKind, (outcomes.get(editKind) ?? 0) + 1);
         }
       }

@@ -18,29 +18,28 @@ export type ToolFailure = NonNullable<ToolOutput['failure']>;
 export type FailureKind = ToolFailure['kind'];
 
 /**
- * An error observation: the raw text, the tool's own detailed `error_type` in the metadata, and
- * the typed failure core renders advice from.
+ * An error observation: the raw text, and the one typed failure core renders advice from — its
+ * kind and advice, with the tool's own detailed error type as the failure's `code`. `extra` is the
+ * tool's own details (an exit code, the sandbox used), kept as the output's metadata.
  *
  * @example
  * return toolFailure('read path does not exist: a.txt', 'not_found', { kind: 'not_found' });
+ * // { content: 'read path does not exist: a.txt', isError: true, failure: { kind: 'not_found', code: 'not_found' } }
  */
 export function toolFailure(
   content: string,
-  errorType: string,
+  code: string,
   failure: ToolFailure,
   extra: ToolMetadata = {},
 ): ToolOutput {
-  return {
-    content,
-    isError: true,
-    failure,
-    metadata: { is_error: true, error_type: errorType, ...extra },
-  };
+  const output: ToolOutput = { content, isError: true, failure: { ...failure, code } };
+  if (Object.keys(extra).length > 0) output.metadata = extra;
+  return output;
 }
 
 /**
  * `fail(text, errorType, extra?)` for one call: the kind and advice come from the call's
- * advisor, so call sites name only the tool's own error type.
+ * advisor, so call sites name only the tool's own error type (the failure's code).
  *
  * @example
  * const fail: FailureReporter<'not_found'> = failureReporter(() => ({ kind: 'not_found' }));

@@ -72,6 +72,32 @@ describe('workspaceTools returns the workspace tools', () => {
   });
 });
 
+describe('a workspace tool describes a failure once', () => {
+  it('in its failure (kind and its own code), never in the metadata, which keeps only its details', async () => {
+    const tools = workspaceTools({ workdir: root, sandbox: { mode: 'off' } });
+    const failures = [
+      await call(tools, 'read', { path: 'missing.txt' }),
+      await call(tools, 'write', { path: 'a.txt', content: 'x' }),
+      await call(tools, 'edit', { path: 'a.txt', old_text: 'x', new_text: 'y' }),
+      await call(tools, 'bash', { command: 'exit 3' }),
+    ];
+    expect(failures.map((out) => [out.isError, out.failure?.kind, out.failure?.code])).toEqual([
+      [true, 'not_found', 'not_found'],
+      [true, 'stale_read', 'file_not_read'],
+      [true, 'stale_read', 'file_not_read'],
+      [true, 'command_failed', 'bash_command_failed'],
+    ]);
+    const described = ['error_type', 'tool_error_type', 'is_error', 'retryable', 'attempt'];
+    for (const out of failures) {
+      expect(Object.keys(out.metadata ?? {}).filter((key) => described.includes(key))).toEqual([]);
+      // The executor's verdict is the executor's to give.
+      expect(out.failure).not.toHaveProperty('retryable');
+      expect(out.failure).not.toHaveProperty('attempt');
+    }
+    expect(failures[3]?.metadata).toMatchObject({ exit_code: 3, sandbox: 'off' });
+  });
+});
+
 describe('workspaceTools share one read ledger', () => {
   it('a file read through its read tool can be edited through its edit tool', async () => {
     const tools = workspaceTools({ workdir: root });

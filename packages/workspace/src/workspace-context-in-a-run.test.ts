@@ -80,7 +80,7 @@ describe('project context in a run', () => {
     expect(provider.requests[0]?.tools.map((t) => t.name)).toEqual(['read']);
     expect(wrote).toEqual([]);
     const answer = (provider.requests[1] as LLMRequest).messages.find((m) => m.role === 'tool');
-    expect(answer?.metadata?.is_error).toBe(true);
+    expect(answer?.isError).toBe(true);
     expect(answer?.content).toContain('unknown tool: "write"');
   });
 });

@@ -61,10 +61,10 @@ describe('the approval middleware', () => {
       next,
     );
     expect(result.status).toBe('denied');
-    expect(result.output).toMatchObject({
+    expect(result.output).toEqual({
       content: 'this tool call was denied by the risk policy: rm is risky; second reason',
       isError: true,
-      failure: { kind: 'denied' },
+      failure: { kind: 'denied', code: 'risk_policy_denied' },
     });
     expect(ran).toEqual([]);
     expect(await harness.stores.approvals.list()).toEqual([]);
@@ -88,11 +88,9 @@ describe('the approval middleware', () => {
         'expires_at=2026-01-01T01:00:00.000Z',
       ].join('\n'),
       isError: true,
-      metadata: {
-        error_type: 'approval_required',
-        risk_reasons: ['bash is risky', 'second reason'],
-      },
     });
+    // A pause is not a failure: its reasons travel with the request the run state keeps.
+    expect(result.request?.reasons).toEqual(['bash is risky', 'second reason']);
     expect(JSON.stringify(result.output)).not.toContain(result.approvalId);
     expect(JSON.stringify(result.output)).not.toContain(result.checkpointId);
     expect(await harness.stores.approvals.read(session.key, result.approvalId)).toMatchObject({
@@ -146,6 +144,7 @@ describe('the approval middleware', () => {
     const { session: _none, ...ctx } = contextFor(bashCall('rm x'), session);
     const result = await harness.gate.middleware(ctx, next);
     expect(result.status).toBe('denied');
+    expect(result.output.failure).toEqual({ kind: 'denied', code: 'no_session' });
     expect(result.output.content).toContain('no session');
     expect(ran).toEqual([]);
   });
@@ -155,6 +154,7 @@ describe('the approval middleware', () => {
     const ctx = { ...contextFor(bashCall('rm x'), session), pausable: false };
     const result = await harness.gate.middleware(ctx, next);
     expect(result.status).toBe('denied');
+    expect(result.output.failure).toEqual({ kind: 'denied', code: 'not_pausable' });
     expect(result.output.content).toContain('subagent, which cannot wait for a person');
     expect(result.output.content).toContain('bash is risky');
     expect(ran).toEqual([]);
@@ -248,7 +248,7 @@ describe('the approval middleware', () => {
       next,
     );
     expect(result.status).toBe('denied');
-    expect(result.output.failure?.kind).toBe('denied');
+    expect(result.output.failure).toEqual({ kind: 'denied', code: 'risk_policy_denied' });
     expect(ran).toEqual([]);
   });
 
@@ -268,6 +268,8 @@ describe('the approval middleware', () => {
     const { ran, next } = recordingNext();
     const result = await harness.gate.middleware(contextFor(call, session, grantOf(claimed)), next);
     expect(result.status).toBe('denied');
+    expect(result.output).toMatchObject({ failure: { kind: 'denied', code: 'drifted' } });
+    expect(result.output).not.toHaveProperty('metadata');
     expect(result.output.content).toContain('file changed since approval was requested');
     expect(ran).toEqual([]);
   });

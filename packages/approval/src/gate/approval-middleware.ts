@@ -36,6 +36,18 @@ export type ApprovalAssessor = (
   ctx: ToolExecutionContext,
 ) => Promise<ApprovalAssessment>;
 
+/**
+ * The `failure.code` of a call the gate refused (its kind is `denied`): the risk policy denies it
+ * outright (`risk_policy_denied`), an approved call's file changed since the request
+ * (`drifted`), or the call would need a person but the run has no session to keep the request in
+ * (`no_session`) or cannot pause (`not_pausable`, a child run). The reasons are in the refusal's
+ * text, which the model reads.
+ *
+ * @example
+ * const code: ApprovalRefusalCode = 'drifted';
+ */
+export type ApprovalRefusalCode = 'risk_policy_denied' | 'drifted' | 'no_session' | 'not_pausable';
+
 /** What the middleware needs from its gate. */
 export interface ApprovalMiddlewareOptions {
   approvals: ApprovalStore;
@@ -118,12 +130,9 @@ async function suspend(
   await options.approvals.create(record);
   options.onSuspended?.(record);
   // The ids travel only in the result's own fields, for the front end that shows the person how
-  // to decide; nothing the run keeps or shows the model carries them.
-  const output: ToolOutput = {
-    content: approvalText.suspended(record),
-    isError: true,
-    metadata: { error_type: 'approval_required', risk_reasons: record.riskReasons },
-  };
+  // to decide; nothing the run keeps or shows the model carries them. A pause is not a failure:
+  // the result's status says it, and its request keeps the reasons.
+  const output: ToolOutput = { content: approvalText.suspended(record), isError: true };
   return {
     status: 'suspended',
     output,
@@ -139,28 +148,13 @@ async function suspend(
 }
 
 function denied(reasons: readonly string[]): ToolExecutionResult {
-  const content = approvalText.denied(reasons);
-  return {
-    status: 'denied',
-    reason: content,
-    output: {
-      content,
-      isError: true,
-      failure: { kind: 'denied' },
-      metadata: { error_type: 'risk_policy_denied', risk_reasons: [...reasons] },
-    },
-  };
+  return refused(approvalText.denied(reasons), 'risk_policy_denied');
 }
 
-function refused(content: string, errorType: string): ToolExecutionResult {
+function refused(content: string, code: ApprovalRefusalCode): ToolExecutionResult {
   return {
     status: 'denied',
     reason: content,
-    output: {
-      content,
-      isError: true,
-      failure: { kind: 'denied' },
-      metadata: { error_type: errorType },
-    },
+    output: { content, isError: true, failure: { kind: 'denied', code } },
   };
 }

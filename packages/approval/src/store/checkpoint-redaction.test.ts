@@ -22,9 +22,9 @@ function stateWithSecrets(): RunState {
     msg.system('You are tiny-claw.'),
     msg.user(`use the key ${KEY} for the client`),
     msg.assistant('reading the config', [read]),
-    msg.tool(read, `export const apiKey = '${KEY}';`, { path: 'config.js' }),
+    msg.tool(read, `export const apiKey = '${KEY}';`, { metadata: { path: 'config.js' } }),
     msg.assistant(`found ${KEY}`, [echo]),
-    msg.tool(echo, `${KEY}\n`, { command: `echo ${KEY}` }),
+    msg.tool(echo, `${KEY}\n`, { metadata: { command: `echo ${KEY}` } }),
     msg.assistant('writing it', [waiting, after]),
   ];
   state.batch = {

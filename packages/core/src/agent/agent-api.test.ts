@@ -8,7 +8,7 @@ import type { RunEvent } from '../observe/run-events.js';
 import type { LLMProvider, LLMRequest } from '../provider.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 import { defineTool } from '../tool.js';
-import { gate, noteTool, runAndCapture } from './__fixtures__/agent-harness.js';
+import { endedFailures, gate, noteTool, runAndCapture } from './__fixtures__/agent-harness.js';
 import { createAgent } from './create-agent.js';
 
 let workdir: string;
@@ -89,9 +89,11 @@ describe('the tool policy', () => {
     expect(provider.requests[0]?.tools.map((t) => t.name)).toEqual(['add']);
     const end = events.find((e) => e.type === 'tool.end');
     expect(end).toMatchObject({ status: 'denied', call: { name: 'bash' } });
+    expect(endedFailures(events)).toEqual([{ kind: 'denied', code: 'deny_list' }]);
     const answer = provider.requests[1]?.messages.find((m) => m.role === 'tool');
     expect(answer?.content).toContain('tool call denied by policy: bash is on the deny list');
-    expect(answer?.metadata).toMatchObject({ denied: true, is_error: true, tool_policy: 'deny' });
+    expect(answer?.isError).toBe(true);
+    expect(answer?.metadata).toEqual({ tool_call_index: 0 });
   });
 
   it('shows and runs only the allow list, and deny wins over allow', async () => {
@@ -105,6 +107,20 @@ describe('the tool policy', () => {
     expect(agent.tools).toEqual(['note']);
     await agent.run('go');
     expect(provider.requests[0]?.tools.map((t) => t.name)).toEqual(['note']);
+  });
+
+  it('names the refusing list as the denial code: a call outside the allow list is allow_list', async () => {
+    const provider = new ScriptedProvider({
+      turns: [{ tool_calls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { text: 'ok' }],
+    });
+    const agent = createAgent({
+      provider,
+      tools: [add, noteTool],
+      policy: { allow: ['note'] },
+      workdir,
+    });
+    const { events } = await runAndCapture(agent, 'go');
+    expect(endedFailures(events)).toEqual([{ kind: 'denied', code: 'allow_list' }]);
   });
 });
 
@@ -140,11 +156,15 @@ describe('defineTool', () => {
         { text: 'ok' },
       ],
     });
-    await createAgent({ provider, tools: [strict], workdir }).run('go');
+    const { events } = await runAndCapture(
+      createAgent({ provider, tools: [strict], workdir }),
+      'go',
+    );
     expect(seen).toEqual([2]);
     const results = provider.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(results[0]?.content).toContain('failed to parse tool arguments: n:');
-    expect(results[0]?.metadata).toMatchObject({ error_type: 'invalid_arguments' });
+    expect(results[0]?.isError).toBe(true);
+    expect(endedFailures(events)[0]).toMatchObject({ kind: 'invalid_arguments' });
     expect(results[1]?.content).toBe('got 2');
   });
 
@@ -172,14 +192,21 @@ describe('defineTool', () => {
         { text: 'ok' },
       ],
     });
-    const result = await createAgent({ provider, tools: [lookup], workdir }).run('go');
+    const { result, events } = await runAndCapture(
+      createAgent({ provider, tools: [lookup], workdir }),
+      'go',
+    );
     expect(result.stopReason).toBe('final');
     const [missing, thrown] = provider.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(missing?.content).toContain('Tool failed: the target does not exist');
     expect(missing?.content).toContain('Next step:\nTry a real city.');
-    expect(missing?.metadata).toMatchObject({ error_type: 'not_found', is_error: true });
+    expect(missing?.isError).toBe(true);
     expect(thrown?.content).toContain('tool lookup failed unexpectedly: database down');
-    expect(thrown?.metadata).toMatchObject({ error_type: 'execution_error' });
+    expect(thrown?.isError).toBe(true);
+    expect(endedFailures(events).map((failure) => failure?.kind)).toEqual([
+      'not_found',
+      'execution_error',
+    ]);
   });
 });
 
@@ -320,8 +347,11 @@ describe('cancellation', () => {
     expect(ran).toBe(1);
     const answers = state.messages
       .filter((m) => m.role === 'tool')
-      .map((m) => m.metadata?.error_type);
-    expect(answers).toEqual([undefined, 'cancelled']);
+      .map((m) => [m.isError, m.content]);
+    expect(answers).toEqual([
+      [false, 'wrote'],
+      [true, 'tool call cancelled: the run was cancelled before this call finished'],
+    ]);
   });
 });
 

@@ -10,7 +10,12 @@ import { EchoProvider } from '../testing/echo-provider.js';
 import type { Script } from '../testing/script.js';
 import { ScriptedProvider } from '../testing/scripted-provider.js';
 import { defineTool, type Tool } from '../tool.js';
-import { noteTool, runAndCapture, unansweredCalls } from './__fixtures__/agent-harness.js';
+import {
+  endedFailures,
+  noteTool,
+  runAndCapture,
+  unansweredCalls,
+} from './__fixtures__/agent-harness.js';
 import { type AgentOptions, createAgent } from './create-agent.js';
 
 let workdir: string;
@@ -331,13 +336,17 @@ describe('the agent loop', () => {
       },
       [flaky],
     );
-    const result = await agent.run('go');
+    const { result, events } = await runAndCapture(agent, 'go');
     expect(result.stopReason).toBe('final');
     expect(runs).toBe(2);
     const last = (provider.requests[3] as LLMRequest).messages;
-    expect(last.at(-2)?.metadata).toMatchObject({
-      error_type: 'repeat_call_blocked',
-      doom_loop_detected: true,
+    expect(last.at(-2)).toMatchObject({ role: 'tool', isError: true });
+    const ends = events.flatMap((event) => (event.type === 'tool.end' ? [event.blocked] : []));
+    expect(ends).toEqual([false, false, true]);
+    expect(endedFailures(events)[2]).toMatchObject({
+      code: 'repeat_call_blocked',
+      retryable: false,
+      attempt: 3,
     });
     expect(last.at(-1)).toMatchObject({ role: 'user' });
     expect(last.at(-1)?.content).toContain("'flaky'");

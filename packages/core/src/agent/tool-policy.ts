@@ -15,6 +15,22 @@ export interface ToolPolicy {
 }
 
 /**
+ * The `failure.code` of a call the policy refused: the list that refused it.
+ *
+ * @example
+ * const refused = toolPolicyCodes.some((code) => output.failure?.code === code);
+ */
+export const toolPolicyCodes = ['allow_list', 'deny_list'] as const;
+
+/**
+ * One of {@link toolPolicyCodes}.
+ *
+ * @example
+ * const code: ToolPolicyCode = list === 'deny' ? 'deny_list' : 'allow_list';
+ */
+export type ToolPolicyCode = (typeof toolPolicyCodes)[number];
+
+/**
  * Which list of `policy` refuses the tool `name`, or undefined when the policy allows it.
  *
  * @example
@@ -39,8 +55,9 @@ export function isAllowed(name: string, policy: ToolPolicy): boolean {
 }
 
 /**
- * Answers any call to a tool the policy refuses with a denial, before anything else sees it. The
- * model is never shown such a tool; this catches a model that calls it anyway.
+ * Answers any call to a tool the policy refuses with a denial, before anything else sees it: kind
+ * `denied`, the refusing list as its code ({@link ToolPolicyCode}). The model is never shown such
+ * a tool; this catches a model that calls it anyway.
  *
  * @example
  * registry.use(policyMiddleware({ deny: ['shell'] }));
@@ -55,8 +72,7 @@ export function policyMiddleware(policy: ToolPolicy): ToolMiddleware {
       output: {
         content: agentText.deniedByPolicy(ctx.call.name, list, ctx.visibleTools),
         isError: true,
-        failure: { kind: 'denied' },
-        metadata: { error_type: 'denied', tool_policy: list },
+        failure: { kind: 'denied', code: list === 'deny' ? 'deny_list' : 'allow_list' },
       },
     };
   };

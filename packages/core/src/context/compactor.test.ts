@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Message, msg } from '../messages.js';
-import { compactForRequest, FOOTER_CHARS_KEY } from './compactor.js';
+import { type Message, messageSchema, msg } from '../messages.js';
+import { compactForRequest } from './compactor.js';
 
 const call = (i: number) => ({ id: `c${i}`, name: 'read', arguments: { path: `f${i}` } });
 
@@ -137,13 +137,13 @@ describe('a cut result carries an honest footer', () => {
     }
   });
 
-  it('drops a closing note the tool declares through footer_chars, whatever its form', () => {
+  it('drops a closing note the tool declares as footerChars, whatever its form', () => {
     const footer = '\n\n-- page 1 of 4, next: page=2 --';
     const call0 = call(0);
     const messages: Message[] = [
       msg.system('rules'),
       msg.assistant('', [call0]),
-      msg.tool(call0, `${'z'.repeat(50_000)}LAST${footer}`, { [FOOTER_CHARS_KEY]: footer.length }),
+      msg.tool(call0, `${'z'.repeat(50_000)}LAST${footer}`, { footerChars: footer.length }),
       msg.assistant('', [call(1)]),
       msg.tool(call(1), 'latest'),
     ];
@@ -154,6 +154,32 @@ describe('a cut result carries an honest footer', () => {
     const cut = tools(out)[0]?.content ?? '';
     expect(cut).not.toContain('page=2');
     expect(cut).toContain('LAST\n\n[Tiny Claw shortened');
+    expect(cut).toContain("and so was the tool's closing note");
+  });
+
+  it('drops the closing note of a result saved before footerChars was a field (footer_chars metadata)', () => {
+    const footer = '\n\n-- page 1 of 4, next: page=2 --';
+    const saved = messageSchema.parse({
+      role: 'tool',
+      content: `${'z'.repeat(50_000)}LAST${footer}`,
+      toolCallId: 'c0',
+      name: 'read',
+      metadata: { footer_chars: footer.length, tool_call_index: 0 },
+    });
+    expect(saved).toMatchObject({ footerChars: footer.length, metadata: { tool_call_index: 0 } });
+    const messages: Message[] = [
+      msg.system('rules'),
+      msg.assistant('', [call(0)]),
+      saved,
+      msg.assistant('', [call(1)]),
+      msg.tool(call(1), 'latest'),
+    ];
+    const { messages: out } = compactForRequest(messages, {
+      maxChars: 10_000,
+      retainLastMessages: 8,
+    });
+    const cut = tools(out)[0]?.content ?? '';
+    expect(cut).not.toContain('page=2');
     expect(cut).toContain("and so was the tool's closing note");
   });
 

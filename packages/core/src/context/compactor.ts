@@ -47,16 +47,6 @@ export interface CompactionReport {
 
 export const DEFAULT_COMPACTION: CompactionOptions = { maxChars: 120_000, retainLastMessages: 8 };
 
-/**
- * The metadata key through which a tool tells the compactor how many characters at the end of
- * its content are a closing note about the whole output (the range shown, where to continue).
- * Such a note is true only of the whole output, so a compactor that cuts the middle drops it.
- *
- * @example
- * return { content: `${lines}\n\n${footer}`, metadata: { [FOOTER_CHARS_KEY]: footer.length + 2 } };
- */
-export const FOOTER_CHARS_KEY = 'footer_chars';
-
 const maskText = (name: string | undefined, length: number) =>
   `[Earlier tool output removed to save context. Tool: ${name ?? 'unknown'}. Original length: ${length} chars. Re-run the call if you need it again.]`;
 const gapMarker = (omitted: number) =>
@@ -73,7 +63,7 @@ const CUT_OVERHEAD = 400;
  * model has not seen them yet, and the tools' own output caps bound them. Older results are
  * replaced by a one-line note, or, among the last `retainLastMessages` messages, keep their head
  * and tail around a marker and end with a note saying the result was shortened and how to see it
- * whole; a closing note of the tool (declared through {@link FOOTER_CHARS_KEY}, or a trailing
+ * whole; a closing note of the tool (declared as the result's `footerChars`, or a trailing
  * block of bracketed lines) is dropped, since it would no longer be true. System, user and
  * assistant messages are never changed. Returns the original array when nothing had to change.
  *
@@ -202,7 +192,7 @@ function shortened(message: Message, how: 'mask' | 'cut', head: number, tail: nu
 /** Head and tail of the result's body around a gap marker, then a note that replaces its footer. */
 function cutMiddle(message: Message, head: number, tail: number): string {
   const { content } = message;
-  const note = closingNoteLength(content, message.metadata?.[FOOTER_CHARS_KEY]);
+  const note = closingNoteLength(content, message.footerChars);
   const body = content.slice(0, content.length - note);
   const kept = Math.min(tail, Math.max(0, body.length - head));
   const omitted = body.length - head - kept;
@@ -223,8 +213,8 @@ const MAX_NOTES = 4;
  * (`[showing lines …]`, `[note: …]`) counts as the note — a convention of form, never of
  * wording, which no tool name or phrase enters.
  */
-function closingNoteLength(content: string, declared: unknown): number {
-  if (typeof declared === 'number' && Number.isInteger(declared) && declared > 0) {
+function closingNoteLength(content: string, declared: number | undefined): number {
+  if (declared !== undefined && Number.isInteger(declared) && declared > 0) {
     return Math.min(declared, content.length);
   }
   let start = content.length;

@@ -118,40 +118,56 @@ describe('renderFailure', () => {
 });
 
 describe('translateFailure', () => {
-  it('keeps the tool metadata, records the kind, and keeps the tool error type apart', () => {
+  it('returns one failure with the kind, the tool code and the verdict, and the tool metadata as it was', () => {
+    const metadata = { size: 3 };
     const { output } = translateFailure(
       failed({
         content: 'no such city: Oslo',
-        failure: { kind: 'not_found', advice: 'List first.', suggestedTool: 'search' },
-        metadata: { error_type: 'city_missing', size: 3 },
+        failure: {
+          kind: 'not_found',
+          code: 'city_missing',
+          advice: 'List first.',
+          suggestedTool: 'search',
+        },
+        metadata,
       }),
-      1,
+      2,
     );
-    expect(output).toMatchObject({
+    expect(output).toEqual({
+      content: expect.stringMatching(/^Tool failed: the target does not exist/),
       isError: true,
-      failure: { kind: 'not_found', advice: 'List first.', suggestedTool: 'search' },
-      metadata: {
-        is_error: true,
-        error_type: 'not_found',
-        tool_error_type: 'city_missing',
+      failure: {
+        kind: 'not_found',
+        code: 'city_missing',
+        advice: 'List first.',
+        suggestedTool: 'search',
         retryable: true,
-        attempt: 1,
-        suggested_tool: 'search',
-        size: 3,
+        attempt: 2,
       },
+      metadata: { size: 3 },
     });
-    expect(output.content.startsWith('Tool failed: the target does not exist')).toBe(true);
+    expect(output.metadata).toBe(metadata);
   });
 
-  it('sets no suggested_tool when the suggestion is hidden and no tool error type when equal', () => {
+  it('drops a suggestion the model cannot follow and adds no metadata the tool did not give', () => {
     const { output } = translateFailure(
-      failed({
-        failure: { kind: 'not_found', suggestedTool: 'shell' },
-        metadata: { error_type: 'not_found', suggested_tool: 'x' },
-      }),
+      failed({ failure: { kind: 'not_found', suggestedTool: 'shell' } }),
       1,
     );
-    expect(output.metadata).not.toHaveProperty('suggested_tool');
-    expect(output.metadata).not.toHaveProperty('tool_error_type');
+    expect(output.failure).toEqual({
+      kind: 'not_found',
+      advice: expect.any(String),
+      retryable: true,
+      attempt: 1,
+    });
+    expect(output).not.toHaveProperty('metadata');
+  });
+
+  it('keeps the tool code when the call is judged a call to an unknown tool', () => {
+    const { output } = translateFailure(
+      failed({ name: 'hidden', failure: { kind: 'not_found', code: 'city_missing' } }),
+      1,
+    );
+    expect(output.failure).toMatchObject({ kind: 'unknown_tool', code: 'city_missing' });
   });
 });

@@ -1,6 +1,5 @@
 import type { ToolCall } from '../messages.js';
-import type { FailureKind, ToolOutput } from '../tool.js';
-import type { ToolMetadata } from '../tool-metadata.js';
+import type { FailureKind, ToolFailure, ToolOutput } from '../tool.js';
 import { guidanceLabels, guidanceText } from './strings.js';
 
 /**
@@ -103,40 +102,33 @@ export function renderFailure(
 }
 
 /**
- * Turn a failed tool output into the observation the model reads. The tool's metadata is kept; its
- * own `error_type` moves to `tool_error_type` when it differs from the kind, so nothing is lost.
+ * Turn a failed tool output into the observation the model reads: the guidance as content, and
+ * one failure carrying the kind, the tool's own `code`, the advice given and the executor's
+ * verdict (`retryable`, `attempt`). The tool's metadata is passed on as it was.
  *
  * @example
- * const { output, guidance } = translateFailure({ call, output: raw, visibleTools }, 1);
- * output.metadata?.error_type; // 'not_found'
+ * const { output } = translateFailure({ call, output: raw, visibleTools }, 1);
+ * output.failure; // { kind: 'not_found', code: 'city_missing', advice: '…', retryable: true, attempt: 1 }
  */
 export function translateFailure(
   failed: FailedCall,
   attempt: number,
 ): { output: ToolOutput; guidance: FailureGuidance } {
   const guidance = classifyFailure(failed);
-  const original = failed.output.metadata ?? {};
-  const metadata: ToolMetadata = {
-    ...original,
-    is_error: true,
-    error_type: guidance.kind,
+  const code = failed.output.failure?.code;
+  const failure: ToolFailure = {
+    kind: guidance.kind,
+    ...(code === undefined ? {} : { code }),
+    advice: guidance.nextAction,
+    ...(guidance.suggestedTool === undefined ? {} : { suggestedTool: guidance.suggestedTool }),
     retryable: guidance.retryable,
     attempt,
   };
-  if (typeof original.error_type === 'string' && original.error_type !== guidance.kind) {
-    metadata.tool_error_type = original.error_type;
-  }
-  if (guidance.suggestedTool !== undefined) metadata.suggested_tool = guidance.suggestedTool;
-  else delete metadata.suggested_tool;
   const output: ToolOutput = {
     content: renderFailure(guidance, failed.output.content, attempt),
     isError: true,
-    failure: {
-      kind: guidance.kind,
-      advice: guidance.nextAction,
-      ...(guidance.suggestedTool === undefined ? {} : { suggestedTool: guidance.suggestedTool }),
-    },
-    metadata,
+    failure,
   };
+  if (failed.output.metadata !== undefined) output.metadata = failed.output.metadata;
   return { output, guidance };
 }

@@ -52,18 +52,18 @@ describe('createFailureTracker', () => {
 });
 
 describe('blockedCallOutput and loopBreakerMessage', () => {
-  it('marks the blocked call as a detected doom loop that must not be retried', () => {
+  it('describes the blocked call once, as a repeat that must not be retried', () => {
     const output = blockedCallOutput({ id: '1', name: 'bash', arguments: { command: 'x' } }, 3);
     expect(output).toMatchObject({
       isError: true,
-      metadata: {
-        error_type: 'repeat_call_blocked',
-        doom_loop_detected: true,
-        doom_loop_tool: 'bash',
-        attempt: 3,
+      failure: {
+        kind: 'execution_error',
+        code: 'repeat_call_blocked',
         retryable: false,
+        attempt: 3,
       },
     });
+    expect(output.metadata).toBeUndefined();
     expect(output.content).toContain('already failed 2 times in a row, so it was not executed');
     expect(output.content).toContain('Repeat warning:');
   });
@@ -77,6 +77,6 @@ describe('blockedCallOutput and loopBreakerMessage', () => {
     expect(message.content).toContain('1. Stop guessing parameters.');
     expect(message.content).toContain('2. Change your strategy completely');
     expect(message.content).toContain('3. If the tools cannot solve it, end the task');
-    expect(message.metadata).toMatchObject({ loop_breaker: true, doom_loop_tool: 'edit' });
+    expect(message.metadata).toBeUndefined();
   });
 });

@@ -91,10 +91,19 @@ export function failureKey(call: ToolCall): string {
 }
 
 /**
- * The observation of a call that was blocked instead of executed.
+ * The `failure.code` of a call the repeated-failure breaker answered without running it.
  *
  * @example
- * blockedCallOutput(call, 3).metadata; // { error_type: 'repeat_call_blocked', doom_loop_detected: true, … }
+ * if (event.blocked) console.log(event.observation.failure?.code); // 'repeat_call_blocked'
+ */
+export const REPEAT_CALL_BLOCKED = 'repeat_call_blocked';
+
+/**
+ * The observation of a call that was blocked instead of executed: the breaker's own failure,
+ * with the executor's verdict (not retryable as it was, the attempt it would have been).
+ *
+ * @example
+ * blockedCallOutput(call, 3).failure; // { kind: 'execution_error', code: 'repeat_call_blocked', retryable: false, attempt: 3, … }
  */
 export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
   const previous = attempt - 1;
@@ -110,14 +119,12 @@ export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
   return {
     content,
     isError: true,
-    failure: { kind: 'execution_error', advice: loopBreakerText.blockedNext },
-    metadata: {
-      is_error: true,
-      error_type: 'repeat_call_blocked',
+    failure: {
+      kind: 'execution_error',
+      code: REPEAT_CALL_BLOCKED,
+      advice: loopBreakerText.blockedNext,
       retryable: false,
       attempt,
-      doom_loop_detected: true,
-      doom_loop_tool: call.name,
     },
   };
 }
@@ -130,8 +137,5 @@ export function blockedCallOutput(call: ToolCall, attempt: number): ToolOutput {
  * loopBreakerMessage('lookup', 3).content; // "You seem to be stuck in a loop: you called the 'lookup' tool 3 times …"
  */
 export function loopBreakerMessage(tool: string, attempts: number): Message {
-  return {
-    ...msg.user(loopBreakerText.message(tool, attempts)),
-    metadata: { loop_breaker: true, doom_loop_tool: tool, attempt: attempts },
-  };
+  return msg.user(loopBreakerText.message(tool, attempts));
 }

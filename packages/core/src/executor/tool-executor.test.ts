@@ -4,7 +4,7 @@ import type { ToolCall } from '../messages.js';
 import { EventBus } from '../observe/event-bus.js';
 import { nullLogger } from '../observe/logger.js';
 import type { RunEvent } from '../observe/run-events.js';
-import { defineTool, type ToolOutput } from '../tool.js';
+import { defineTool, type ToolFailure, type ToolOutput } from '../tool.js';
 import { ToolRegistry } from '../tool-registry.js';
 import { createFailureTracker } from './loop-breaker.js';
 import { type ExecuteBatchOptions, executeBatch } from './tool-executor.js';
@@ -24,6 +24,21 @@ function options(
     events: new EventBus([], nullLogger),
     logger: nullLogger,
     ...extra,
+  };
+}
+
+/**
+ * Options whose event bus keeps every `tool.end`: how each call ended, as watchers (the tracer,
+ * the terminal) see it, typed failure included.
+ */
+function watched(registry: ToolRegistry, extra: Partial<ExecuteBatchOptions> = {}) {
+  const ends: Extract<RunEvent, { type: 'tool.end' }>[] = [];
+  const events = new EventBus([(e) => void (e.type === 'tool.end' && ends.push(e))], nullLogger);
+  return {
+    options: options(registry, { ...extra, events }),
+    ends,
+    /** The failure of each ended call's observation, in the order the calls ended. */
+    failures: (): (ToolFailure | undefined)[] => ends.map((end) => end.observation.failure),
   };
 }
 
@@ -137,18 +152,25 @@ describe('executeBatch', () => {
       run: () => 'fine',
     });
     const registry = new ToolRegistry().register(boom).register(ok);
-    const outcome = await executeBatch([call('1', 'boom'), call('2', 'ok')], options(registry));
+    const watch = watched(registry);
+    const outcome = await executeBatch([call('1', 'boom'), call('2', 'ok')], watch.options);
     expect(outcome.observations[0]).toMatchObject({
       role: 'tool',
       toolCallId: '1',
-      metadata: { is_error: true, error_type: 'execution_error', attempt: 1 },
+      isError: true,
+      metadata: { tool_call_index: 0 },
+    });
+    expect(watch.ends[0]?.observation.failure).toMatchObject({
+      kind: 'execution_error',
+      retryable: true,
+      attempt: 1,
     });
     expect(outcome.observations[0]?.content).toContain(
       'Error:\ntool boom failed unexpectedly: kaput',
     );
     expect(outcome.observations[1]).toMatchObject({
       toolCallId: '2',
-      metadata: { is_error: false },
+      isError: false,
     });
   });
 
@@ -166,8 +188,14 @@ describe('executeBatch', () => {
     const outcome = await running;
     expect(outcome.cancelled).toBe(true);
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1', '2', '3']);
-    expect(outcome.observations.slice(1).every((m) => m.metadata?.error_type === 'cancelled')).toBe(
-      true,
+    expect(outcome.observations.slice(1)).toEqual(
+      ['2', '3'].map((id) => ({
+        role: 'tool',
+        content: 'tool call cancelled: the run was cancelled before this call finished',
+        toolCallId: id,
+        name: 'writer',
+        isError: true,
+      })),
     );
     expect(writer.started()).toBe(1);
   });
@@ -236,10 +264,11 @@ const failing: ToolOutput = {
   isError: true,
   failure: {
     kind: 'no_match',
+    code: 'edit_old_text_not_found',
     advice: 'Call read on a.txt, then copy the text exactly.',
     suggestedTool: 'read',
   },
-  metadata: { error_type: 'edit_old_text_not_found' },
+  metadata: { closest_line: 3 },
 };
 const succeeding: ToolOutput = { content: 'edited a.txt', isError: false };
 const readTool = defineTool({
@@ -259,33 +288,59 @@ describe('executeBatch failure guidance', () => {
   it('translates a failed call into the SOP observation with its category and attempt', async () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit).register(readTool);
-    const outcome = await executeBatch([editCall('1')], options(registry));
+    const watch = watched(registry);
+    const outcome = await executeBatch([editCall('1')], watch.options);
     const observation = outcome.observations[0];
     expect(observation?.content).toMatch(
       /^Tool failed: the text to replace was not found\n\nError:\ncould not find the old text in a\.txt\n\nNext step:\nCall read on a\.txt/,
     );
     expect(observation?.content).toMatch(/\n\nAttempt: 1$/);
-    expect(observation?.metadata).toMatchObject({
-      is_error: true,
-      error_type: 'no_match',
-      tool_error_type: 'edit_old_text_not_found',
-      retryable: true,
-      attempt: 1,
-      suggested_tool: 'read',
-      tool_call_index: 0,
-    });
+    expect(observation?.isError).toBe(true);
+    expect(watch.failures()).toEqual([
+      {
+        kind: 'no_match',
+        code: 'edit_old_text_not_found',
+        advice: 'Call read on a.txt, then copy the text exactly.',
+        suggestedTool: 'read',
+        retryable: true,
+        attempt: 1,
+      },
+    ]);
     expect(outcome.loopBreaker).toBeUndefined();
+  });
+
+  it('describes a failure once: kind, code and verdict in the failure, the tool metadata as it was', async () => {
+    const edit = scriptedTool('edit', [failing]);
+    const registry = new ToolRegistry().register(edit).register(readTool);
+    const watch = watched(registry);
+    const outcome = await executeBatch([editCall('1')], watch.options);
+    // Watchers get the tool's own output untouched, and the model's observation carries the
+    // tool's details and the loop's note of the call's place, nothing about the failure.
+    expect(watch.ends[0]?.output).toEqual(failing);
+    expect(watch.ends[0]?.observation.metadata).toEqual({ closest_line: 3 });
+    expect(outcome.observations[0]?.metadata).toEqual({ closest_line: 3, tool_call_index: 0 });
+  });
+
+  it("carries a result's closing note to the observation, but not onto the guidance of a failure", async () => {
+    const paged: ToolOutput = { content: 'one\n\n[page 1 of 2]', isError: false, footerChars: 14 };
+    const edit = scriptedTool('edit', [paged, { ...failing, footerChars: 5 }]);
+    const registry = new ToolRegistry().register(edit);
+    const outcome = await executeBatch([editCall('1'), editCall('2')], options(registry));
+    expect(outcome.observations[0]).toMatchObject({ footerChars: 14 });
+    expect(outcome.observations[1]).not.toHaveProperty('footerChars');
   });
 
   it('answers a call to an unknown tool with the tools the model can see', async () => {
     const registry = new ToolRegistry().register(readTool);
+    const watch = watched(registry);
     const outcome = await executeBatch(
       [{ id: '1', name: 'delete_everything', arguments: {} }],
-      options(registry),
+      watch.options,
     );
-    expect(outcome.observations[0]?.metadata).toMatchObject({
-      error_type: 'unknown_tool',
+    expect(watch.failures()[0]).toMatchObject({
+      kind: 'unknown_tool',
       retryable: true,
+      attempt: 1,
     });
     expect(outcome.observations[0]?.content).toContain('Use only the tools you can see: read.');
   });
@@ -294,11 +349,12 @@ describe('executeBatch failure guidance', () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit);
     const failureTracker = createFailureTracker();
-    const first = await executeBatch([editCall('1')], options(registry, { failureTracker }));
-    const second = await executeBatch([editCall('2')], options(registry, { failureTracker }));
+    const watch = watched(registry, { failureTracker });
+    const first = await executeBatch([editCall('1')], watch.options);
+    const second = await executeBatch([editCall('2')], watch.options);
     expect(first.observations[0]?.content).not.toContain('Repeat warning:');
     expect(second.observations[0]?.content).toContain('Attempt: 2\n\nRepeat warning:\n');
-    expect(second.observations[0]?.metadata?.attempt).toBe(2);
+    expect(watch.failures().map((failure) => failure?.attempt)).toEqual([1, 2]);
   });
 
   it("shows watchers the tool's own error while the model gets the guidance", async () => {
@@ -319,19 +375,20 @@ describe('executeBatch failure guidance', () => {
     const cancelled: ToolOutput = {
       content: 'read cancelled',
       isError: true,
-      failure: { kind: 'cancelled' },
-      metadata: { error_type: 'cancelled' },
+      failure: { kind: 'cancelled', code: 'cancelled' },
     };
     const edit = scriptedTool('edit', [cancelled]);
     const registry = new ToolRegistry().register(edit);
-    const failureTracker = createFailureTracker();
+    const watch = watched(registry, { failureTracker: createFailureTracker() });
     for (const id of ['1', '2', '3']) {
-      const outcome = await executeBatch([editCall(id)], options(registry, { failureTracker }));
+      const outcome = await executeBatch([editCall(id)], watch.options);
       expect(outcome.observations[0]).toMatchObject({
         content: 'read cancelled',
-        metadata: { error_type: 'cancelled', is_error: true },
+        isError: true,
+        metadata: { tool_call_index: 0 },
       });
     }
+    expect(watch.failures()).toEqual(Array(3).fill({ kind: 'cancelled', code: 'cancelled' }));
     expect(edit.runs()).toBe(3);
   });
 });
@@ -340,25 +397,25 @@ describe('executeBatch repeated-failure breaker', () => {
   it('does not execute the third identical failing call across turns of one run', async () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit);
-    const failureTracker = createFailureTracker();
+    const watch = watched(registry, { failureTracker: createFailureTracker() });
     const outcomes = [];
     for (const id of ['1', '2', '3']) {
-      outcomes.push(await executeBatch([editCall(id)], options(registry, { failureTracker })));
+      outcomes.push(await executeBatch([editCall(id)], watch.options));
     }
     expect(edit.runs()).toBe(2);
     const third = outcomes[2];
     expect(third?.observations[0]).toMatchObject({
       role: 'tool',
       toolCallId: '3',
-      metadata: {
-        is_error: true,
-        error_type: 'repeat_call_blocked',
-        doom_loop_detected: true,
-        doom_loop_tool: 'edit',
-        attempt: 3,
-        retryable: false,
-        tool_call_index: 0,
-      },
+      isError: true,
+      metadata: { tool_call_index: 0 },
+    });
+    expect(watch.ends[2]).toMatchObject({ status: 'completed', blocked: true });
+    expect(watch.failures()[2]).toMatchObject({
+      kind: 'execution_error',
+      code: 'repeat_call_blocked',
+      retryable: false,
+      attempt: 3,
     });
     expect(third?.loopBreaker).toMatchObject({ role: 'user' });
     expect(third?.loopBreaker?.content).toContain(
@@ -373,16 +430,18 @@ describe('executeBatch repeated-failure breaker', () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit);
     const calls = [editCall('1'), editCall('2'), editCall('3'), editCall('4')];
-    const outcome = await executeBatch(calls, options(registry));
+    const watch = watched(registry);
+    const outcome = await executeBatch(calls, watch.options);
     expect(edit.runs()).toBe(2);
     expect(outcome.observations.map((m) => m.toolCallId)).toEqual(['1', '2', '3', '4']);
-    expect(outcome.observations.map((m) => m.metadata?.error_type)).toEqual([
-      'no_match',
-      'no_match',
-      'repeat_call_blocked',
-      'repeat_call_blocked',
+    expect(watch.failures().map((failure) => [failure?.kind, failure?.code])).toEqual([
+      ['no_match', 'edit_old_text_not_found'],
+      ['no_match', 'edit_old_text_not_found'],
+      ['execution_error', 'repeat_call_blocked'],
+      ['execution_error', 'repeat_call_blocked'],
     ]);
-    expect(outcome.observations.map((m) => m.metadata?.attempt)).toEqual([1, 2, 3, 4]);
+    expect(watch.failures().map((failure) => failure?.attempt)).toEqual([1, 2, 3, 4]);
+    expect(watch.ends.map((end) => end.blocked)).toEqual([false, false, true, true]);
     expect(outcome.loopBreaker?.content).toContain("'edit' tool 3 times");
   });
 
@@ -394,18 +453,20 @@ describe('executeBatch repeated-failure breaker', () => {
       editCall('2', { label: 'x', path: 'a.txt' }),
       editCall('3', { path: 'a.txt', label: 'x' }),
     ];
-    const outcome = await executeBatch(calls, options(registry));
+    const watch = watched(registry);
+    await executeBatch(calls, watch.options);
     expect(edit.runs()).toBe(2);
-    expect(outcome.observations[2]?.metadata?.error_type).toBe('repeat_call_blocked');
+    expect(watch.failures()[2]?.code).toBe('repeat_call_blocked');
   });
 
   it('counts calls with different arguments separately', async () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit);
     const calls = ['a', 'b', 'c', 'd'].map((p, i) => editCall(String(i), { path: p }));
-    const outcome = await executeBatch(calls, options(registry));
+    const watch = watched(registry);
+    const outcome = await executeBatch(calls, watch.options);
     expect(edit.runs()).toBe(4);
-    expect(outcome.observations.every((m) => m.metadata?.attempt === 1)).toBe(true);
+    expect(watch.failures().every((failure) => failure?.attempt === 1)).toBe(true);
     expect(outcome.loopBreaker).toBeUndefined();
   });
 
@@ -415,11 +476,12 @@ describe('executeBatch repeated-failure breaker', () => {
     const edit = scriptedTool('edit', [failing, succeeding, failing, failing]);
     const registry = new ToolRegistry().register(edit);
     const calls = ['1', '2', '3', '4', '5'].map((id) => editCall(id));
-    const outcome = await executeBatch(calls, options(registry));
+    const watch = watched(registry);
+    const outcome = await executeBatch(calls, watch.options);
     expect(edit.runs()).toBe(4);
-    expect(outcome.observations.map((m) => m.metadata?.attempt)).toEqual([1, undefined, 1, 2, 3]);
+    expect(watch.failures().map((failure) => failure?.attempt)).toEqual([1, undefined, 1, 2, 3]);
     expect(outcome.observations[1]).toMatchObject({ content: 'edited a.txt' });
-    expect(outcome.observations[4]?.metadata?.error_type).toBe('repeat_call_blocked');
+    expect(watch.failures()[4]?.code).toBe('repeat_call_blocked');
   });
 
   it('neither translates nor counts denied calls', async () => {
@@ -433,29 +495,27 @@ describe('executeBatch repeated-failure breaker', () => {
             output: {
               content: 'tool call denied by runtime policy',
               isError: true,
-              metadata: { error_type: 'tool_policy_denied' },
+              failure: { kind: 'denied', code: 'deny_list' },
             },
           }
         : next(c),
     );
-    const failureTracker = createFailureTracker();
+    const watch = watched(registry, { failureTracker: createFailureTracker() });
     const denied = await executeBatch(
       ['1', '2', '3', '4'].map((id) => editCall(id)),
-      options(registry, { failureTracker }),
+      watch.options,
     );
     expect(denied.observations.map((m) => m.content)).toEqual(
       Array(4).fill('tool call denied by runtime policy'),
     );
-    expect(denied.observations.every((m) => m.metadata?.denied === true)).toBe(true);
-    expect(denied.observations.every((m) => m.metadata?.attempt === undefined)).toBe(true);
+    expect(denied.observations.every((m) => m.isError === true)).toBe(true);
+    expect(watch.ends.every((end) => end.status === 'denied')).toBe(true);
+    expect(watch.failures()).toEqual(Array(4).fill({ kind: 'denied', code: 'deny_list' }));
     expect(denied.loopBreaker).toBeUndefined();
     deny = false;
-    const allowed = await executeBatch([editCall('5')], options(registry, { failureTracker }));
+    await executeBatch([editCall('5')], watch.options);
     expect(edit.runs()).toBe(1);
-    expect(allowed.observations[0]?.metadata).toMatchObject({
-      error_type: 'no_match',
-      attempt: 1,
-    });
+    expect(watch.failures()[4]).toMatchObject({ kind: 'no_match', attempt: 1 });
   });
 
   it('does not count a suspended call as a failure', async () => {
@@ -471,23 +531,24 @@ describe('executeBatch repeated-failure breaker', () => {
           }
         : next(c),
     );
-    const failureTracker = createFailureTracker();
+    const watch = watched(registry, { failureTracker: createFailureTracker() });
     for (const id of ['1', '2', '3']) {
-      const outcome = await executeBatch([editCall(id)], options(registry, { failureTracker }));
+      const outcome = await executeBatch([editCall(id)], watch.options);
       expect(outcome.suspended?.content).toBe('approval needed');
     }
     suspend = false;
-    const outcome = await executeBatch([editCall('4')], options(registry, { failureTracker }));
+    await executeBatch([editCall('4')], watch.options);
     expect(edit.runs()).toBe(1);
-    expect(outcome.observations[0]?.metadata?.attempt).toBe(1);
+    expect(watch.failures()[3]?.attempt).toBe(1);
   });
 
   it('gives each batch a fresh tracker when the caller passes none', async () => {
     const edit = scriptedTool('edit', [failing]);
     const registry = new ToolRegistry().register(edit);
     for (const id of ['1', '2', '3']) {
-      const outcome = await executeBatch([editCall(id)], options(registry));
-      expect(outcome.observations[0]?.metadata?.attempt).toBe(1);
+      const watch = watched(registry);
+      await executeBatch([editCall(id)], watch.options);
+      expect(watch.failures()[0]?.attempt).toBe(1);
     }
     expect(edit.runs()).toBe(3);
   });

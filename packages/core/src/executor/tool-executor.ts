@@ -1,12 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { ApprovalGrant } from '../approval/approval-gate.js';
 import { errorMessage } from '../errors.js';
-import { type Message, msg, type ToolCall } from '../messages.js';
+import { type JsonObject, type Message, msg, type ToolCall } from '../messages.js';
 import type { EventBus } from '../observe/event-bus.js';
 import type { Logger } from '../observe/logger.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { SubagentHost, SuspendedRequest, ToolExecutionResult, ToolOutput } from '../tool.js';
-import type { ToolMetadata } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { translateFailure } from './failure-guidance.js';
 import {
@@ -218,7 +217,6 @@ async function runOne(
         content: executorText.unexpectedFailure(call.name, errorMessage(error)),
         isError: true,
         failure: { kind: 'execution_error' },
-        metadata: { error_type: 'execution_error' },
       },
     };
   }
@@ -258,7 +256,7 @@ async function runOne(
       },
     };
   }
-  return { kind: 'answered', observation: observation(call, index, observed, result) };
+  return { kind: 'answered', observation: observation(call, index, observed) };
 }
 
 /**
@@ -326,7 +324,7 @@ function blockCall(
   });
   return {
     kind: 'answered',
-    observation: observation(call, index, output, { status: 'completed', output }),
+    observation: observation(call, index, output),
     blocked: { tool: call.name, attempt },
   };
 }
@@ -340,21 +338,19 @@ function grantFor(
   return grant === undefined ? undefined : { approval: grant };
 }
 
-function observation(
-  call: ToolCall,
-  index: number,
-  output: ToolOutput,
-  result: ToolExecutionResult,
-): Message {
-  const metadata: ToolMetadata = {
-    ...output.metadata,
-    is_error: output.isError,
-    tool_call_index: index,
-  };
-  if (result.status === 'denied') metadata.denied = true;
-  return msg.tool(call, output.content, metadata);
+/**
+ * The tool result the model reads. Its metadata is the tool's own details plus the loop's note of
+ * the call's place in the turn; how the call failed is in the event's typed output, not here.
+ */
+function observation(call: ToolCall, index: number, output: ToolOutput): Message {
+  const metadata: JsonObject = { ...output.metadata, tool_call_index: index };
+  return msg.tool(call, output.content, {
+    isError: output.isError,
+    ...(output.footerChars === undefined ? {} : { footerChars: output.footerChars }),
+    metadata,
+  });
 }
 
 function cancelledObservation(call: ToolCall): Message {
-  return msg.tool(call, executorText.cancelled, { is_error: true, error_type: 'cancelled' });
+  return msg.tool(call, executorText.cancelled, { isError: true });
 }

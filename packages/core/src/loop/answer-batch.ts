@@ -142,17 +142,10 @@ async function rejectCall(state: RunState, entry: BatchCall, deps: LoopDeps): Pr
     latencyMs: 0,
     blocked: false,
   });
-  settle(
-    entry,
-    msg.tool(call, content, {
-      is_error: true,
-      error_type: 'approval_rejected',
-      tool_call_index: index,
-    }),
-  );
+  settle(entry, msg.tool(call, content, { isError: true, metadata: { tool_call_index: index } }));
   await deps.onDecided?.(entry, 'rejected');
 }
 
 function cancelledAnswer(entry: BatchCall): Message {
-  return msg.tool(entry.call, loopText.cancelled, { is_error: true, error_type: 'cancelled' });
+  return msg.tool(entry.call, loopText.cancelled, { isError: true });
 }

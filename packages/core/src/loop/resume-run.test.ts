@@ -179,7 +179,8 @@ describe('resuming a paused run', () => {
     expect(answer?.content).toBe(
       'rejected by cli:bob: not on a Friday. The tool call was not executed.',
     );
-    expect(answer?.metadata).toMatchObject({ error_type: 'approval_rejected', is_error: true });
+    expect(answer?.isError).toBe(true);
+    expect(answer?.metadata).toEqual({ tool_call_index: 0 });
     expect(JSON.stringify(answer)).not.toContain(paused.approvalId as string);
   });
 

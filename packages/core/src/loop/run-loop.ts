@@ -118,10 +118,5 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
  * history stays valid for any provider.
  */
 function refusedCalls(calls: readonly ToolCall[], phase: Phase): Message[] {
-  return calls.map((call) =>
-    msg.tool(call, loopText.toolsNotAllowed(phase), {
-      is_error: true,
-      error_type: 'tool_policy_blocked',
-    }),
-  );
+  return calls.map((call) => msg.tool(call, loopText.toolsNotAllowed(phase), { isError: true }));
 }

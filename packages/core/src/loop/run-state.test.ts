@@ -127,6 +127,60 @@ describe('the run state', () => {
     });
   });
 
+  it('reads a tool result saved with its error flag in the metadata (before isError) as an error', () => {
+    const failed = { id: 'c1', name: 'note', arguments: { text: 'a' } };
+    const waiting = { id: 'c2', name: 'note', arguments: { text: 'b' } };
+    const old = (id: string, isError: boolean) => ({
+      role: 'tool',
+      content: 'noted',
+      toolCallId: id,
+      name: 'note',
+      metadata: { is_error: isError, error_type: 'not_found', tool_call_index: 0 },
+    });
+    const saved = {
+      ...newRunState({
+        runId: 'run_1',
+        session: {
+          key: 'cli-1a2b3c4d5e6f-default',
+          source: 'cli',
+          externalId: 'default',
+          displayName: 'default',
+          workdir,
+        },
+        prompt: 'go',
+        mode: 'act',
+        maxSteps: 20,
+        model: null,
+      }),
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', toolCalls: [failed] },
+        old('c1', true),
+        { role: 'assistant', content: '', toolCalls: [failed, waiting] },
+      ],
+      batch: {
+        step: 2,
+        calls: [
+          { call: failed, index: 0, status: 'executed', observation: old('c1', false) },
+          { call: waiting, index: 1, status: 'pending' },
+        ],
+      },
+    };
+    const state = runStateSchema.parse(JSON.parse(JSON.stringify(saved)));
+    expect(state.messages[2]).toEqual({
+      role: 'tool',
+      content: 'noted',
+      toolCallId: 'c1',
+      name: 'note',
+      isError: true,
+      metadata: { error_type: 'not_found', tool_call_index: 0 },
+    });
+    expect(state.batch?.calls[0]?.observation).toMatchObject({ isError: false });
+    expect(state.batch?.calls[0]?.observation?.metadata).not.toHaveProperty('is_error');
+    // Read once, written back in the current shape, read again: the same state.
+    expect(runStateSchema.parse(JSON.parse(JSON.stringify(state)))).toEqual(state);
+  });
+
   it.each([
     ['an executed call without an observation', { status: 'executed' }],
     ['a waiting call without its request', { status: 'awaiting_approval' }],

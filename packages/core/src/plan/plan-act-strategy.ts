@@ -137,7 +137,7 @@ export function planActStrategy(store: PlanStore, logger: Logger): ModeStrategy 
       const plan = progress(state);
       if (!plan.currentItem) return;
       for (const observation of observations) {
-        if (observation.metadata?.is_error !== true) continue;
+        if (observation.isError !== true) continue;
         const firstLine = collapseWhitespace(observation.content.split('\n', 1)[0] ?? '');
         const detail = `${observation.name ?? 'tool'}: ${firstLine}`;
         plan.toolError =

@@ -69,7 +69,7 @@ describe('createApplication', () => {
     expect(provider.requests[0]?.tools).toEqual([]);
     const observation = provider.requests[1]?.messages.find((m) => m.role === 'tool');
     expect(observation?.content).toContain('tool call denied by policy: read is on the deny list');
-    expect(observation?.metadata).toMatchObject({ error_type: 'denied', tool_policy: 'deny' });
+    expect(observation?.isError).toBe(true);
     expect(observation?.content).not.toContain('alpha');
   });
 

@@ -5,7 +5,7 @@ import { failureOf, pointingTo, type ToolFailure } from '../tool-failure.js';
 import { commandKind } from './command-kind.js';
 
 /**
- * Every `error_type` the `bash` tool reports.
+ * Every failure code (`failure.code`) the `bash` tool reports.
  *
  * @example
  * const type: BashErrorType = 'bash_timeout';

@@ -34,21 +34,24 @@ describe('bash failures carry the kind core acts on', () => {
   it('a non-zero exit is command_failed, keeping the exit code', async () => {
     const out = await bash({ command: 'echo oops >&2; exit 3' });
     expect(out.failure?.kind).toBe('command_failed');
-    expect(out.metadata).toMatchObject({ error_type: 'bash_command_failed', exit_code: 3 });
+    expect(out).toMatchObject({
+      failure: { code: 'bash_command_failed' },
+      metadata: { exit_code: 3 },
+    });
     expect(out.failure?.advice).not.toContain('truncated');
   });
 
   it('a command that outlives timeout_seconds is a timeout', async () => {
     const out = await bash({ command: 'sleep 30', timeout_seconds: 1 });
     expect(out.failure?.kind).toBe('timeout');
-    expect(out.metadata).toMatchObject({ error_type: 'bash_timeout', exit_code: 124 });
+    expect(out).toMatchObject({ failure: { code: 'bash_timeout' }, metadata: { exit_code: 124 } });
   }, 15_000);
 
   it('a run cancelled before the command started is cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
     const out = await bash({ command: 'true' }, ['bash'], controller.signal);
-    expect(out.failure).toEqual({ kind: 'cancelled' });
+    expect(out.failure).toEqual({ kind: 'cancelled', code: 'cancelled' });
   });
 
   it.each([

@@ -101,11 +101,8 @@ describe('bash tool results', () => {
   it('marks a non-zero exit as bash_command_failed with the exit code', async () => {
     const out = await bash({ command: 'echo oops >&2; exit 3' });
     expect(out.isError).toBe(true);
-    expect(out.metadata).toMatchObject({
-      error_type: 'bash_command_failed',
-      exit_code: 3,
-      timed_out: false,
-    });
+    expect(out.failure?.code).toBe('bash_command_failed');
+    expect(out.metadata).toMatchObject({ exit_code: 3, timed_out: false });
     expect(out.content).toBe(
       'exit_code=3 stdout_truncated=false stderr_truncated=false\nstderr:\noops',
     );
@@ -127,29 +124,29 @@ describe('bash tool results', () => {
 
   it('refuses a cwd outside the workdir, missing, or not a directory', async () => {
     const outside = await bash({ command: 'pwd', cwd: '..' });
-    expect(outside.metadata?.error_type).toBe('path_outside_root');
+    expect(outside.failure?.code).toBe('path_outside_root');
     const missing = await bash({ command: 'pwd', cwd: 'nope' });
-    expect(missing).toMatchObject({ isError: true, metadata: { error_type: 'not_found' } });
+    expect(missing).toMatchObject({ isError: true, failure: { code: 'not_found' } });
     expect(missing.content).toContain('bash cwd does not exist: nope');
     const file = await bash({ command: 'pwd', cwd: 'src/a.txt' });
-    expect(file.metadata?.error_type).toBe('not_a_directory');
+    expect(file.failure?.code).toBe('not_a_directory');
   });
 
   it('refuses to run inside a protected path', async () => {
     await mkdir(path.join(root, '.state'));
     const guarded = createBashTool({ protectedPaths: ['.state'] });
     const out = await bash({ command: 'pwd', cwd: '.state' }, ctx(), guarded);
-    expect(out.metadata?.error_type).toBe('protected_path');
+    expect(out.failure?.code).toBe('protected_path');
   });
 
   it('refuses a command with a NUL byte or over the argument size limit without running it', async () => {
     const nul = await bash({ command: 'touch made\u0000' });
-    expect(nul.metadata?.error_type).toBe('nul_in_command');
+    expect(nul.failure?.code).toBe('nul_in_command');
     expect(nul.failure?.kind).toBe('invalid_arguments');
     const long = await bash({
       command: `touch made; # ${'x'.repeat(BASH_LIMITS.maxCommandBytes)}`,
     });
-    expect(long.metadata?.error_type).toBe('command_too_long');
+    expect(long.failure?.code).toBe('command_too_long');
     expect(long.failure).toMatchObject({ kind: 'invalid_arguments', suggestedTool: 'write' });
     expect(long.failure?.advice).toContain('Write the script to a file with write');
     expect((await bash({ command: 'ls' })).content).not.toContain('made');
@@ -159,7 +156,7 @@ describe('bash tool results', () => {
     const controller = new AbortController();
     controller.abort();
     const out = await bash({ command: 'touch made' }, ctx(controller.signal));
-    expect(out.metadata?.error_type).toBe('cancelled');
+    expect(out.failure?.code).toBe('cancelled');
     expect((await bash({ command: 'ls' })).content).not.toContain('made');
   });
 
@@ -184,7 +181,7 @@ describe('bash tool results', () => {
     // The command ends soon after the cancellation, not when its sleep would have.
     expect(abortedAt).toBeGreaterThan(0);
     expect(Date.now() - abortedAt).toBeLessThan(6_000);
-    expect(out).toMatchObject({ isError: true, metadata: { error_type: 'cancelled' } });
+    expect(out).toMatchObject({ isError: true, failure: { code: 'cancelled' } });
     expect(out.content).toContain('started');
     expect(await survivorsAfter(marker, 3_000)).toEqual([]);
   });
@@ -245,7 +242,8 @@ describe.each(MODES)('bash robustness (sandbox %s)', (mode) => {
     expect(ms).toBeLessThan(5_000);
     expect(out).toMatchObject({
       isError: true,
-      metadata: { error_type: 'bash_timeout', exit_code: 124, timed_out: true },
+      failure: { code: 'bash_timeout' },
+      metadata: { exit_code: 124, timed_out: true },
     });
     expect(out.content.startsWith('exit_code=124 timed_out=true')).toBe(true);
     expect(await survivorsAfter(marker, 3_000)).toEqual([]);
@@ -388,7 +386,10 @@ describe.each(MODES)('bash robustness (sandbox %s)', (mode) => {
 
   it('exit 137 and a segfault are reported as 137 and 128+11', async () => {
     const exited = await run({ command: 'exit 137' });
-    expect(exited.metadata).toMatchObject({ exit_code: 137, error_type: 'bash_command_failed' });
+    expect(exited).toMatchObject({
+      failure: { code: 'bash_command_failed' },
+      metadata: { exit_code: 137 },
+    });
     const segv = await run({ command: 'kill -SEGV $$' });
     expect(segv.metadata?.exit_code).toBe(139);
     expect(segv.content).toContain('SIGSEGV');

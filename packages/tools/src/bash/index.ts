@@ -314,8 +314,8 @@ function warnOnce(status: SandboxStatus): void {
  * group under the workdir (`options.workdir`, else `ctx.workdir`), with a scrubbed environment,
  * closed stdin, a timeout that kills the whole group, and bounded output — inside the bubblewrap
  * sandbox when `options.sandbox` (default `'auto'`) gives one. A non-zero exit is an error
- * output (`error_type: 'bash_command_failed'`, failure kind `command_failed`), a timeout too
- * (`'bash_timeout'`, kind `timeout`, exit code 124), with advice fitted to the command; a
+ * output (failure kind `command_failed`, code `bash_command_failed`), a timeout too (kind
+ * `timeout`, code `bash_timeout`, exit code 124), with advice fitted to the command; a
  * failure the sandbox caused (a read-only or hidden path, no network) gets advice naming the
  * setting that lifts it.
  *

@@ -4,7 +4,7 @@ import { parentToList, shellWord } from '../shell-word.js';
 import { failureOf, pointingTo, type ToolFailure } from '../tool-failure.js';
 
 /**
- * Every `error_type` the `edit` tool reports.
+ * Every failure code (`failure.code`) the `edit` tool reports.
  *
  * @example
  * const type: EditErrorType = 'edit_old_text_not_found';

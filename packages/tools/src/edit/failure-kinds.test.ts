@@ -54,10 +54,10 @@ describe('edit failures carry the kind core acts on', () => {
     await put('a.ts', 'let a = 1;\nlet a = 1;\n');
     const missing = await edit({ path: 'a.ts', old_text: 'let b = 2;', new_text: 'x' });
     expect(missing.failure?.kind).toBe('no_match');
-    expect(missing.metadata?.error_type).toBe('edit_old_text_not_found');
+    expect(missing.failure?.code).toBe('edit_old_text_not_found');
     const twice = await edit({ path: 'a.ts', old_text: 'let a = 1;', new_text: 'x' });
     expect(twice.failure?.kind).toBe('ambiguous_match');
-    expect(twice.metadata?.error_type).toBe('edit_multiple_matches');
+    expect(twice.failure?.code).toBe('edit_multiple_matches');
   });
 
   it.each([
@@ -120,7 +120,7 @@ describe('edit advice points to read only when the model can call it', () => {
   it('a file not read in this run is a stale read: read it first, or tell the user', async () => {
     await put('a.ts', 'let a = 1;\n', { read: false });
     const out = await edit({ path: 'a.ts', old_text: 'a', new_text: 'b' });
-    expect(out.metadata?.error_type).toBe('file_not_read');
+    expect(out.failure?.code).toBe('file_not_read');
     expect(out.failure).toMatchObject({ kind: 'stale_read', suggestedTool: 'read' });
     const blind = await edit({ path: 'a.ts', old_text: 'a', new_text: 'b' }, ['edit']);
     expect(blind.failure?.suggestedTool).toBeUndefined();
@@ -161,7 +161,7 @@ describe('edit of a file that read refuses does not loop back to "read it first"
       await put('logo.bin', bytes, { read: false });
       const out = await edit({ path: 'logo.bin', old_text: 'a', new_text: 'b' });
       expect(out.isError).toBe(true);
-      expect(out.metadata?.error_type).toBe('binary_file');
+      expect(out.failure?.code).toBe('binary_file');
       expect(out.content).toContain('binary file, which read cannot show');
       expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
       expect(out.failure?.advice).toContain('do not call read on this one');

@@ -259,7 +259,7 @@ describe('edit refuses without writing', () => {
     const out = await unchanged(file, () =>
       edit({ path: 'a.ts', old_text: 'function f() {\n    return 2;', new_text: 'x' }),
     );
-    expect(out.metadata?.error_type).toBe('edit_old_text_not_found');
+    expect(out.failure?.code).toBe('edit_old_text_not_found');
     expect(out.content).toContain('could not find old_text in a.ts');
     expect(out.content).toContain('Closest region: line 1');
     expect(out.content).toContain('old_text: ····return·2;');
@@ -272,7 +272,7 @@ describe('edit refuses without writing', () => {
     const out = await unchanged(file, () =>
       edit({ path: 'a.txt', old_text: 'x = 1', new_text: 'x = 3' }),
     );
-    expect(out.metadata?.error_type).toBe('edit_multiple_matches');
+    expect(out.failure?.code).toBe('edit_multiple_matches');
     expect(out.content).toContain('found multiple matches');
     expect(out.content).toContain('[1, 3]');
     expect(out.content).toContain('replace_all');
@@ -283,7 +283,7 @@ describe('edit refuses without writing', () => {
     const out = await unchanged(file, () =>
       edit({ path: 'a.txt', old_text: 'same', new_text: 'same' }),
     );
-    expect(out.metadata?.error_type).toBe('same_text');
+    expect(out.failure?.code).toBe('same_text');
     expect(out.failure?.kind).toBe('invalid_arguments');
     expect(out.content).toContain('to be different');
   });
@@ -309,7 +309,7 @@ describe('edit refuses without writing', () => {
     const out = await unchanged(latin1, () =>
       edit({ path: 'latin1.txt', old_text: 'caf', new_text: 'x' }),
     );
-    expect(out.metadata?.error_type).toBe('not_utf8');
+    expect(out.failure?.code).toBe('not_utf8');
     const utf16 = await put('u16.txt', Buffer.from([0xff, 0xfe, 0x61, 0x00]));
     const out16 = await unchanged(utf16, () =>
       edit({ path: 'u16.txt', old_text: 'a', new_text: 'b' }),
@@ -319,22 +319,22 @@ describe('edit refuses without writing', () => {
 
   it('fails on a missing file (use write), a directory and a file over 20 MB', async () => {
     const missing = await edit({ path: 'nope.txt', old_text: 'a', new_text: 'b' });
-    expect(missing.metadata?.error_type).toBe('not_found');
+    expect(missing.failure?.code).toBe('not_found');
     expect(missing.failure?.kind).toBe('not_found');
     expect(missing.failure?.advice).toContain('create it with write');
     await mkdir(path.join(root, 'dir'));
     const dir = await edit({ path: 'dir', old_text: 'a', new_text: 'b' });
-    expect(dir.metadata?.error_type).toBe('is_directory');
+    expect(dir.failure?.code).toBe('is_directory');
     const big = await put('big.bin', 'a');
     await truncate(big, 21 * 1024 * 1024);
     const large = await edit({ path: 'big.bin', old_text: 'a', new_text: 'b' });
-    expect(large.metadata?.error_type).toBe('file_too_large');
+    expect(large.failure?.code).toBe('file_too_large');
   });
 
   it.skipIf(process.platform === 'win32')('refuses a FIFO without opening it', async () => {
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
     const out = await edit({ path: 'pipe', old_text: 'a', new_text: 'b' });
-    expect(out.metadata?.error_type).toBe('not_regular_file');
+    expect(out.failure?.code).toBe('not_regular_file');
   });
 });
 
@@ -342,21 +342,21 @@ describe('edit confinement', () => {
   it('refuses a path outside the workdir', async () => {
     const out = await edit({ path: '../s/secret', old_text: 'TOP', new_text: 'X' });
     expect(out.isError).toBe(true);
-    expect(out.metadata?.error_type).toBe('path_outside_root');
+    expect(out.failure?.code).toBe('path_outside_root');
     expect(await text(path.join(outside, 'secret'))).toBe('TOP-SECRET-CONTENT\n');
   });
 
   it('refuses a symlink that escapes the workdir', async () => {
     await symlink(path.join(outside, 'secret'), path.join(root, 'notes.txt'));
     const out = await edit({ path: 'notes.txt', old_text: 'TOP', new_text: 'X' });
-    expect(out.metadata?.error_type).toBe('path_outside_root');
+    expect(out.failure?.code).toBe('path_outside_root');
     expect(await text(path.join(outside, 'secret'))).toBe('TOP-SECRET-CONTENT\n');
   });
 
   it('refuses files inside .git', async () => {
     const config = await put('.git/config', '[core]\n');
     const out = await edit({ path: '.git/config', old_text: '[core]', new_text: '[x]' });
-    expect(out.metadata?.error_type).toBe('protected_path');
+    expect(out.failure?.code).toBe('protected_path');
     expect(await text(config)).toBe('[core]\n');
   });
 
@@ -366,7 +366,7 @@ describe('edit confinement', () => {
       { path: '.tiny-claw/approvals/a.json', old_text: '{}', new_text: '[]' },
       { protectedPaths: ['.tiny-claw'] },
     );
-    expect(out.metadata?.error_type).toBe('protected_path');
+    expect(out.failure?.code).toBe('protected_path');
     expect(await text(state)).toBe('{}\n');
   });
 });
@@ -380,7 +380,7 @@ describe('edit with a read ledger', () => {
       { readLedger: ledger },
       'run-1',
     );
-    expect(out.metadata?.error_type).toBe('file_not_read');
+    expect(out.failure?.code).toBe('file_not_read');
     expect(out.content).toContain('read');
     expect(await text(file)).toBe('x\n');
   });
@@ -396,7 +396,7 @@ describe('edit with a read ledger', () => {
       { readLedger: ledger },
       'run-1',
     );
-    expect(out.metadata?.error_type).toBe('file_modified');
+    expect(out.failure?.code).toBe('file_modified');
     expect(out.content).toContain('modified since it was read');
     expect(out.failure).toMatchObject({ kind: 'stale_read', suggestedTool: 'read' });
     expect(await text(file)).toBe('x\n');
@@ -414,7 +414,7 @@ describe('edit with a read ledger', () => {
       { readLedger: ledger },
       'run-1',
     );
-    expect(out.metadata?.error_type).toBe('file_modified');
+    expect(out.failure?.code).toBe('file_modified');
     expect(await text(file)).toBe('abd\n');
   });
 
@@ -495,7 +495,7 @@ describe('concurrent edits of one file', () => {
     const winners = results.filter((r) => !r.isError);
     const losers = results.filter((r) => r.isError);
     expect(winners).toHaveLength(1);
-    expect(losers.map((r) => r.metadata?.error_type)).toEqual(['file_modified']);
+    expect(losers.map((r) => r.failure?.code)).toEqual(['file_modified']);
     const after = await text(file);
     expect(
       [after.includes('FIVE\nrow 6\n'), after.includes('row 5\nSIX\n')].filter(Boolean),

@@ -4,7 +4,7 @@ import { parentToList, shellWord } from '../shell-word.js';
 import { failureOf, pointingTo, type ToolFailure } from '../tool-failure.js';
 
 /**
- * Every `error_type` the `read` tool reports.
+ * Every failure code (`failure.code`) the `read` tool reports.
  *
  * @example
  * const type: ReadErrorType = 'binary_file';

@@ -44,7 +44,7 @@ describe('read failures carry the kind core acts on', () => {
     const out = await read(args);
     expect(out.isError).toBe(true);
     expect(out.failure?.kind).toBe(kind);
-    expect(out.metadata?.error_type).toBe(errorType);
+    expect(out.failure?.code).toBe(errorType);
   });
 
   it('reports a cancelled run as cancelled', async () => {
@@ -52,7 +52,7 @@ describe('read failures carry the kind core acts on', () => {
     const controller = new AbortController();
     controller.abort();
     const out = await read({ path: 'a.txt' }, ['read'], controller.signal);
-    expect(out.failure).toEqual({ kind: 'cancelled' });
+    expect(out.failure).toEqual({ kind: 'cancelled', code: 'cancelled' });
   });
 });
 
@@ -83,7 +83,7 @@ describe('read advice for a file it cannot show never loops back to reading it',
     const out = await read({ path: 'logo.png' }, ['read', 'bash']);
     expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
     expect(out.failure?.advice).toContain('do not read it again');
-    expect(out.metadata?.error_type).toBe('binary_file');
+    expect(out.failure?.code).toBe('binary_file');
   });
 
   it('a binary file without bash says to tell the user, naming no tool', async () => {
@@ -112,6 +112,9 @@ describe('read advice for a file it cannot show never loops back to reading it',
     await writeFile(path.join(root, 'u32.txt'), Buffer.from([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0]));
     const out = await read({ path: 'u32.txt' });
     expect(out.failure?.kind).toBe('unsupported_target');
-    expect(out.metadata).toMatchObject({ error_type: 'binary_file', encoding: 'UTF-32LE' });
+    expect(out).toMatchObject({
+      failure: { code: 'binary_file' },
+      metadata: { encoding: 'UTF-32LE' },
+    });
   });
 });

@@ -73,7 +73,7 @@ describe('read confinement', () => {
     expect(out.isError).toBe(true);
     expect(out.content).toContain('must stay under the workdir');
     expect(out.content).not.toContain('TOP-SECRET');
-    expect(out.metadata?.error_type).toBe('path_outside_root');
+    expect(out.failure?.code).toBe('path_outside_root');
   });
 
   it('refuses an absolute path outside the workdir', async () => {
@@ -95,7 +95,7 @@ describe('read confinement', () => {
     for (const input of ['notes.txt', 'dir-link/secret']) {
       const out = await read({ path: input });
       expect(out.isError).toBe(true);
-      expect(out.metadata?.error_type).toBe('path_outside_root');
+      expect(out.failure?.code).toBe('path_outside_root');
       expect(out.content).not.toContain('TOP-SECRET');
     }
   });
@@ -111,7 +111,7 @@ describe('read confinement', () => {
 
   it('rejects a NUL in the path with an invalid_path error', async () => {
     const out = await read({ path: 'a\u0000b' });
-    expect(out).toMatchObject({ isError: true, metadata: { error_type: 'invalid_path' } });
+    expect(out).toMatchObject({ isError: true, failure: { code: 'invalid_path' } });
   });
 });
 
@@ -121,7 +121,7 @@ describe('read refusals', () => {
     const out = await read({ path: 'src' });
     expect(out.isError).toBe(true);
     expect(out.content).toContain('is a directory');
-    expect(out.metadata?.error_type).toBe('is_directory');
+    expect(out.failure?.code).toBe('is_directory');
     expect(out.content).not.toMatch(/bash/);
   });
 
@@ -129,7 +129,7 @@ describe('read refusals', () => {
     const out = await read({ path: 'nope/missing.txt' });
     expect(out.isError).toBe(true);
     expect(out.content).toContain('path does not exist: nope/missing.txt');
-    expect(out.metadata?.error_type).toBe('not_found');
+    expect(out.failure?.code).toBe('not_found');
   });
 
   it('reports a path under a regular file as missing', async () => {
@@ -161,7 +161,7 @@ describe('read refusals', () => {
     const out = await read({ path: 'big.bin' });
     expect(out.isError).toBe(true);
     expect(out.content).toContain('20 MB');
-    expect(out.metadata?.error_type).toBe('file_too_large');
+    expect(out.failure?.code).toBe('file_too_large');
   });
 
   it('refuses a binary file (NUL byte)', async () => {
@@ -225,11 +225,12 @@ describe('read output', () => {
       nextOffset: 7,
     });
     // The paging note is declared as the result's closing note, so a compactor can drop it whole.
-    const footer = window.metadata?.footer_chars as number;
+    const footer = window.footerChars as number;
     expect(window.content.slice(-footer)).toBe(
       '\n\n[showing lines 4-6 of 10; continue with offset=7]',
     );
-    expect(all.metadata?.footer_chars).toBeUndefined();
+    expect(window.metadata).not.toHaveProperty('footer_chars');
+    expect(all.footerChars).toBeUndefined();
 
     const rest = await read({ path: 'ten.txt', offset: 9 });
     expect(rest.content).toBe('9: line 9\n10: line 10\n\n[showing lines 9-10 of 10; end of file]');

@@ -1,13 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import {
-  defineTool,
-  FOOTER_CHARS_KEY,
-  type Tool,
-  type ToolContext,
-  type ToolOutput,
-} from '@tiny-claw/core';
+import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
 import { z } from 'zod';
 import { describeFileKind } from '../file-kind.js';
 import { fingerprintOf, type ReadLedger } from '../file-state/index.js';
@@ -283,7 +277,6 @@ async function runRead(
   const footerChars = rendered.footerChars + (content.length - rendered.content.length);
   const metadata: Record<string, unknown> = {
     path: resolved.relative,
-    ...(footerChars > 0 ? { [FOOTER_CHARS_KEY]: footerChars } : {}),
     startLine: rendered.startLine,
     endLine: rendered.endLine,
     totalLines: rendered.totalLines,
@@ -292,7 +285,7 @@ async function runRead(
   if (rendered.nextOffset !== undefined) metadata.nextOffset = rendered.nextOffset;
   if (rendered.cutLines > 0) metadata.cutLines = rendered.cutLines;
   if (notes.length > 0) metadata.invalidUtf8 = true;
-  return { content, isError: false, metadata };
+  return { content, isError: false, ...(footerChars > 0 ? { footerChars } : {}), metadata };
 }
 
 /**

@@ -337,7 +337,7 @@ describe.runIf(usable)('bash in the bubblewrap sandbox', () => {
     await mkdir(path.join(root, 'private', 'sub'), { recursive: true });
     const tool = sandboxed({ sandbox: { mode: 'bwrap', hide: [path.join(root, 'private')] } });
     const out = await run(tool, 'pwd', { cwd: 'private/sub' });
-    expect(out.metadata?.error_type).toBe('sandbox_failed');
+    expect(out.failure?.code).toBe('sandbox_failed');
     expect(out.failure).toMatchObject({ kind: 'execution_error' });
     expect(out.failure?.advice).toContain('TINY_CLAW_SANDBOX=off');
   });

@@ -4,7 +4,7 @@ import { shellWord } from '../shell-word.js';
 import { failureOf, pointingTo, type ToolFailure } from '../tool-failure.js';
 
 /**
- * Every `error_type` the `write` tool reports.
+ * Every failure code (`failure.code`) the `write` tool reports.
  *
  * @example
  * const type: WriteErrorType = 'file_not_read';

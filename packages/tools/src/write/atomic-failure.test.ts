@@ -58,7 +58,7 @@ describe('write: failure mid-write', () => {
       tool.parse({ path: 'a.txt', content: 'x'.repeat(5_000_000) }),
       ctx(),
     );
-    expect(out).toMatchObject({ isError: true, metadata: { error_type: 'execution_error' } });
+    expect(out).toMatchObject({ isError: true, failure: { code: 'execution_error' } });
     expect(out.content).toContain('write tool failed for a.txt');
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('old content\n');
     expect(await readdir(root)).toEqual(['a.txt']);

@@ -53,14 +53,14 @@ describe('write failures carry the kind core acts on', () => {
     const out = await write({ path: file, content: 'x' });
     expect(out.isError).toBe(true);
     expect(out.failure?.kind).toBe(kind);
-    expect(out.metadata?.error_type).toBe(errorType);
+    expect(out.failure?.code).toBe(errorType);
   });
 
   it('reports a cancelled run as cancelled', async () => {
     const controller = new AbortController();
     controller.abort();
     const out = await write({ path: 'new.txt', content: 'x' }, ['write'], controller.signal);
-    expect(out.failure).toEqual({ kind: 'cancelled' });
+    expect(out.failure).toEqual({ kind: 'cancelled', code: 'cancelled' });
   });
 });
 
@@ -85,7 +85,7 @@ describe('write advice for an unread or changed file points to read only when it
     const later = new Date(Date.now() + 5_000);
     await utimes(path.join(root, 'a.txt'), later, later);
     const out = await write({ path: 'a.txt', content: 'replaced\n' });
-    expect(out.metadata?.error_type).toBe('file_modified_since_read');
+    expect(out.failure?.code).toBe('file_modified_since_read');
     expect(out.failure).toMatchObject({ kind: 'stale_read', suggestedTool: 'read' });
     expect(out.failure?.advice).toContain('Call read on a.txt again');
     const blind = await write({ path: 'a.txt', content: 'replaced\n' }, ['write', 'bash']);
@@ -116,7 +116,7 @@ describe('write over an existing file that read refuses does not loop back to "r
     await writeFile(path.join(root, 'logo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1]));
     const out = await write({ path: 'logo.bin', content: 'text\n' });
     expect(out.isError).toBe(true);
-    expect(out.metadata?.error_type).toBe('binary_file');
+    expect(out.failure?.code).toBe('binary_file');
     expect(out.content).toContain('binary file, which read cannot show');
     expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
     expect(out.failure?.advice).toContain('do not call read on this one');
@@ -127,7 +127,7 @@ describe('write over an existing file that read refuses does not loop back to "r
   it('a binary file with only write visible: no tool named but write, no read loop', async () => {
     await writeFile(path.join(root, 'logo.bin'), Buffer.from([0, 1, 2, 3]));
     const out = await write({ path: 'logo.bin', content: 'text\n' }, ['write']);
-    expect(out.metadata?.error_type).toBe('binary_file');
+    expect(out.failure?.code).toBe('binary_file');
     expect(out.failure?.suggestedTool).toBeUndefined();
     expect(out.failure?.advice).not.toMatch(/bash|call read|\bedit\b/i);
     expect(out.failure?.advice).toContain('new path');
@@ -138,7 +138,7 @@ describe('write over an existing file that read refuses does not loop back to "r
     await writeFile(big, 'log line\n');
     await truncate(big, 20 * 1024 * 1024 + 1);
     const out = await write({ path: 'big.log', content: 'short\n' });
-    expect(out.metadata?.error_type).toBe('file_too_large_to_read');
+    expect(out.failure?.code).toBe('file_too_large_to_read');
     expect(out.content).toContain('over the 20 MB that read can show');
     expect(out.failure).toMatchObject({ kind: 'unsupported_target', suggestedTool: 'bash' });
     expect(out.failure?.advice).not.toMatch(LOOPS_TO_READ);
@@ -146,6 +146,6 @@ describe('write over an existing file that read refuses does not loop back to "r
 
   it('a text file still asks for a read first', async () => {
     const out = await write({ path: 'a.txt', content: 'replaced\n' });
-    expect(out.metadata?.error_type).toBe('file_not_read');
+    expect(out.failure?.code).toBe('file_not_read');
   });
 });

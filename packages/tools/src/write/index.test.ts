@@ -189,7 +189,7 @@ describe('write: refusals', () => {
   it('refuses paths outside the workdir and creates nothing there', async () => {
     for (const target of ['../s/evil.txt', path.join(outside, 'evil.txt'), '../../x.txt']) {
       const out = await write({ path: target, content: 'pwned' });
-      expect(out.metadata?.error_type, target).toBe('path_outside_root');
+      expect(out.failure?.code, target).toBe('path_outside_root');
     }
     expect(await readdir(outside)).toEqual(['secret']);
   });
@@ -197,7 +197,7 @@ describe('write: refusals', () => {
   it('refuses to write through a symlink to an outside file, which stays unchanged', async () => {
     await symlink(path.join(outside, 'secret'), path.join(root, 'notes.txt'));
     const out = await write({ path: 'notes.txt', content: 'pwned' });
-    expect(out).toMatchObject({ isError: true, metadata: { error_type: 'path_outside_root' } });
+    expect(out).toMatchObject({ isError: true, failure: { code: 'path_outside_root' } });
     expect(await readFile(path.join(outside, 'secret'), 'utf8')).toBe('TOP-SECRET\n');
     expect((await lstat(path.join(root, 'notes.txt'))).isSymbolicLink()).toBe(true);
   });
@@ -205,7 +205,7 @@ describe('write: refusals', () => {
   it('refuses a dangling symlink to an outside path and creates nothing outside', async () => {
     await symlink(path.join(outside, 'newfile'), path.join(root, 'new'));
     const out = await write({ path: 'new', content: 'pwned' });
-    expect(out.metadata?.error_type).toBe('path_outside_root');
+    expect(out.failure?.code).toBe('path_outside_root');
     expect(await exists(path.join(outside, 'newfile'))).toBe(false);
   });
 
@@ -219,7 +219,7 @@ describe('write: refusals', () => {
       'sub/.git/hooks/pre-commit',
     ]) {
       const out = await write({ path: target, content: 'x' });
-      expect(out.metadata?.error_type, target).toBe('protected_path');
+      expect(out.failure?.code, target).toBe('protected_path');
     }
     expect(await readdir(path.join(root, '.git'))).toEqual([]);
     expect(await exists(path.join(root, 'sub'))).toBe(false);
@@ -230,24 +230,22 @@ describe('write: refusals', () => {
     await mkdir(path.join(gitdir, 'hooks'), { recursive: true });
     await writeFile(path.join(root, '.git'), 'gitdir: gd\n');
     const out = await write({ path: 'gd/hooks/post-checkout', content: '#!/bin/sh\n' });
-    expect(out.metadata?.error_type).toBe('protected_path');
+    expect(out.failure?.code).toBe('protected_path');
     expect(await readdir(path.join(gitdir, 'hooks'))).toEqual([]);
   });
 
   it('refuses the protected state dir even before it exists', async () => {
     const guarded = createWriteTool({ protectedPaths: ['.tiny-claw'] });
     const out = await write({ path: '.tiny-claw/approvals/a.json', content: '{}' }, guarded);
-    expect(out.metadata?.error_type).toBe('protected_path');
+    expect(out.failure?.code).toBe('protected_path');
     expect(await exists(path.join(root, '.tiny-claw'))).toBe(false);
   });
 
   it('refuses a directory, a trailing slash and a parent that is a file', async () => {
     await mkdir(path.join(root, 'dir'));
     await writeFile(path.join(root, 'file.txt'), 'f');
-    expect((await write({ path: 'dir', content: 'x' })).metadata?.error_type).toBe('is_directory');
-    expect((await write({ path: 'newdir/', content: 'x' })).metadata?.error_type).toBe(
-      'invalid_path',
-    );
+    expect((await write({ path: 'dir', content: 'x' })).failure?.code).toBe('is_directory');
+    expect((await write({ path: 'newdir/', content: 'x' })).failure?.code).toBe('invalid_path');
     const nested = await write({ path: 'file.txt/child.txt', content: 'x' });
     expect(nested.isError).toBe(true);
     expect(await readFile(path.join(root, 'file.txt'), 'utf8')).toBe('f');
@@ -258,7 +256,7 @@ describe('write: refusals', () => {
     const started = Date.now();
     const out = await write({ path: 'pipe', content: 'x' });
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(out.metadata?.error_type).toBe('not_regular_file');
+    expect(out.failure?.code).toBe('not_regular_file');
     expect((await lstat(path.join(root, 'pipe'))).isFIFO()).toBe(true);
   });
 
@@ -267,7 +265,7 @@ describe('write: refusals', () => {
       path: 'big.txt',
       content: 'x'.repeat(WRITE_LIMITS.maxContentBytes + 1),
     });
-    expect(out.metadata?.error_type).toBe('content_too_large');
+    expect(out.failure?.code).toBe('content_too_large');
     expect(out.failure?.kind).toBe('invalid_arguments');
     expect(await exists(path.join(root, 'big.txt'))).toBe(false);
   });
@@ -275,7 +273,7 @@ describe('write: refusals', () => {
   it('refuses an append that would grow the file over 20 MB', async () => {
     await writeFile(path.join(root, 'big.log'), Buffer.alloc(WRITE_LIMITS.maxContentBytes, 0x61));
     const out = await write({ path: 'big.log', content: 'more', mode: 'append' });
-    expect(out.metadata?.error_type).toBe('file_too_large');
+    expect(out.failure?.code).toBe('file_too_large');
     expect((await stat(path.join(root, 'big.log'))).size).toBe(WRITE_LIMITS.maxContentBytes);
   });
 
@@ -287,7 +285,7 @@ describe('write: refusals', () => {
       plain,
       ctx('run-1', controller.signal),
     );
-    expect(out.metadata?.error_type).toBe('cancelled');
+    expect(out.failure?.code).toBe('cancelled');
     expect(await exists(path.join(root, 'x.txt'))).toBe(false);
   });
 });
@@ -299,13 +297,12 @@ describe('write: read before write (read ledger)', () => {
     const out = await write({ path: 'a.txt', content: 'replaced\n' }, tool);
     expect(out).toMatchObject({
       isError: true,
-      failure: { kind: 'stale_read', suggestedTool: 'read' },
-      metadata: { error_type: 'file_not_read' },
+      failure: { kind: 'stale_read', code: 'file_not_read', suggestedTool: 'read' },
     });
     expect(out.content).toContain('was not read in this run');
     expect(out.failure?.advice).toContain('Call read on a.txt first');
     const appended = await write({ path: 'a.txt', content: 'more\n', mode: 'append' }, tool);
-    expect(appended.metadata?.error_type).toBe('file_not_read');
+    expect(appended.failure?.code).toBe('file_not_read');
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('original\n');
   });
 
@@ -325,7 +322,7 @@ describe('write: read before write (read ledger)', () => {
     await writeFile(path.join(root, 'a.txt'), 'original\n');
     await markRead('a.txt', 'run-0');
     const out = await write({ path: 'a.txt', content: 'x' }, tool, ctx('run-1'));
-    expect(out.metadata?.error_type).toBe('file_not_read');
+    expect(out.failure?.code).toBe('file_not_read');
   });
 
   it('does not check calls outside a run (no run id), like read and edit', async () => {
@@ -344,7 +341,7 @@ describe('write: read before write (read ledger)', () => {
     const out = await write({ path: 'a.txt', content: 'mine\n' }, tool);
     expect(out).toMatchObject({
       isError: true,
-      metadata: { error_type: 'file_modified_since_read' },
+      failure: { code: 'file_modified_since_read' },
     });
     expect(out.content).toContain('modified since it was last read');
     expect(await readFile(abs, 'utf8')).toBe('changed by someone else\n');

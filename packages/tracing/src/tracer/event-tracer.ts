@@ -8,6 +8,7 @@ import type {
   Tracer,
 } from '@tiny-claw/core';
 import type { SpanHandle, SpanStatus } from './span-types.js';
+import { toolResultAttributes } from './tool-result-attributes.js';
 import type { TreeTracer } from './tree-tracer.js';
 
 /** What one run's trace is made of while the run goes on. */
@@ -175,20 +176,9 @@ export class EventTracer implements Tracer {
         const span = run.tools.get(toolKey(event));
         if (!span) return;
         const { observation } = event;
-        const metadata = observation.metadata ?? {};
-        const errorType = typeof metadata.error_type === 'string' ? metadata.error_type : undefined;
         span.recordPayload('tool_observation', observation.content);
         span.setAttributes({
-          is_error: observation.isError,
-          denied: event.status === 'denied',
-          suspended: event.status === 'suspended',
-          blocked: event.blocked || undefined,
-          doom_loop_detected: metadata.doom_loop_detected === true,
-          error_type: errorType,
-          retryable: typeof metadata.retryable === 'boolean' ? metadata.retryable : undefined,
-          suggested_tool:
-            typeof metadata.suggested_tool === 'string' ? metadata.suggested_tool : undefined,
-          attempt: typeof metadata.attempt === 'number' ? metadata.attempt : undefined,
+          ...toolResultAttributes(event),
           latency_ms: event.latencyMs,
           result_chars: observation.content.length,
         });

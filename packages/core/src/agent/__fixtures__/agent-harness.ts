@@ -3,7 +3,7 @@ import type { RunState } from '../../loop/run-state.js';
 import type { RunResult } from '../../loop/run-types.js';
 import type { Message } from '../../messages.js';
 import type { RunEvent } from '../../observe/run-events.js';
-import { defineTool } from '../../tool.js';
+import { defineTool, type ToolFailure } from '../../tool.js';
 import type { Agent, AgentRunOptions } from '../agent.js';
 
 /** A parallel-safe tool that answers `noted: <text>`. */
@@ -40,6 +40,11 @@ export async function runAndCapture(
   const finish = events.find((event) => event.type === 'run.finish' && event.runId === result.runId);
   if (finish?.type !== 'run.finish') throw new Error('the run did not announce run.finish');
   return { result, events, state: finish.state };
+}
+
+/** How each ended call failed, as the model's observation describes it (watchers see the same). */
+export function endedFailures(events: readonly RunEvent[]): (ToolFailure | undefined)[] {
+  return events.flatMap((event) => (event.type === 'tool.end' ? [event.observation.failure] : []));
 }
 
 /** Every assistant tool call must be answered by exactly one tool message. */
