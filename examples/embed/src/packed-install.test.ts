@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // with plain npm into an empty project, type-check the fifteen-line program against the shipped
 // declarations, and run it against an OpenAI-compatible server (a loopback fake here).
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const PACKAGES = ['core', 'tools', 'providers-openai'];
+// The three a user names, and every workspace package they depend on (as npm would fetch them).
+const PACKAGES = withWorkspaceDependencies(['core', 'tools', 'providers-openai']);
+
+/** The package directories under packages/ of `names` and, transitively, of their @tiny-claw deps. */
+function withWorkspaceDependencies(names: string[]): string[] {
+  const found = new Set<string>();
+  const visit = (dir: string) => {
+    if (found.has(dir)) return;
+    found.add(dir);
+    const manifest = JSON.parse(
+      readFileSync(join(repo, 'packages', dir, 'package.json'), 'utf8'),
+    ) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      if (dependency.startsWith('@tiny-claw/')) visit(dependency.slice('@tiny-claw/'.length));
+    }
+  };
+  for (const name of names) visit(name);
+  return [...found];
+}
 
 const PROGRAM = `import { createAgent, defineTool } from '@tiny-claw/core';
 import { workspaceTools } from '@tiny-claw/tools';

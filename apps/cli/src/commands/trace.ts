@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigurationError, cliSession, errorMessage, StateError } from '@tiny-claw/core';
-import { validateSessionKey, writeFileAtomic } from '@tiny-claw/core/utils';
+import { validateSessionKey } from '@tiny-claw/core/utils';
 import {
   formatDuration,
   listTraces,
@@ -13,6 +13,7 @@ import {
   type TraceSummary,
   type TraceTree,
 } from '@tiny-claw/tracing';
+import { writeFileAtomic } from '@tiny-claw/workspace/files';
 import { ExitCode } from '../exit-codes.js';
 import { loadSettingsOnly } from '../load-settings.js';
 import type { Output } from '../output.js';

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
 import { cliSession, resolveSession } from './resolve-session.js';
-import { sessionDirectory, workdirHash } from './session-key.js';
+import { workdirHash } from './session-key.js';
 
 let root: string;
 let workdir: string;
@@ -93,21 +93,5 @@ describe('resolveSession', () => {
     await expect(resolveSession({ source: 'chat', workdir, externalId: ' ' })).rejects.toThrow(
       ConfigurationError,
     );
-  });
-});
-
-describe('sessionDirectory', () => {
-  it.each(['../escape', 'a/b', '..', ''])(
-    'refuses a key that is not a single safe name: %j',
-    (key) => {
-      expect(() => sessionDirectory(root, key)).toThrow(ConfigurationError);
-    },
-  );
-
-  it('places a session under <stateDir>/sessions/<key> and touches nothing', async () => {
-    expect(sessionDirectory(root, 'cli-1a2b3c4d5e6f-default')).toBe(
-      join(root, 'sessions', 'cli-1a2b3c4d5e6f-default'),
-    );
-    await expect(stat(join(root, 'sessions'))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors.js';
 import {
   normalizeSessionPart,
-  sessionDirectory,
   sessionKey,
   validateSessionKey,
   validateSessionName,
@@ -94,10 +93,5 @@ describe('validateSessionKey', () => {
 
   it('rejects a key longer than a file name may be', () => {
     expect(() => validateSessionKey('名'.repeat(100))).toThrow(/255 bytes/);
-  });
-
-  it('sessionDirectory joins only validated keys under <stateDir>/sessions', () => {
-    expect(sessionDirectory('/state', 'cli-abc-default')).toBe('/state/sessions/cli-abc-default');
-    expect(() => sessionDirectory('/state', '../../x')).toThrow(ConfigurationError);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ConfigurationError } from '../errors.js';
 
 const MAX_SESSION_NAME_LENGTH = 100;
@@ -96,16 +96,6 @@ export function validateSessionKey(key: string): string {
     );
   }
   return key;
-}
-
-/**
- * `<stateDir>/sessions/<key>`, after {@link validateSessionKey}.
- *
- * @example
- * sessionDirectory('/state', 'cli-1a2b3c4d5e6f-default'); // '/state/sessions/cli-1a2b3c4d5e6f-default'
- */
-export function sessionDirectory(stateDir: string, key: string): string {
-  return join(stateDir, 'sessions', validateSessionKey(key));
 }
 
 /** JSON-quoted so control characters are visible, cut so a huge value does not flood the terminal. */

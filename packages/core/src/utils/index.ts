@@ -1,8 +1,8 @@
 /**
  * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
  * kept in one place so each exists once: stable JSON, secret rules and the secret-name rule, redaction and scrubbing, the
- * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing and the
- * state-file primitives (atomic and confined writes, locks, quarantining reads). Not the agent API:
+ * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing, and what every
+ * state store implementation shares (argument checks, session keys, memory values, plan files). Not the agent API:
  * that is `@tiny-claw/core`.
  *
  * @example
@@ -33,5 +33,5 @@ export {
 } from './secret-rules.js';
 export { sleep } from './sleep.js';
 export { stableJson } from './stable-json.js';
-export * from './state-files.js';
+export * from './store-parts.js';
 export { withCost } from './with-cost.js';

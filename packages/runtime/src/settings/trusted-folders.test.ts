@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { QuarantinedFileError } from '@tiny-claw/core/utils';
 import { createTempWorkspace, type TempWorkspace } from '@tiny-claw/testkit';
+import { QuarantinedFileError } from '@tiny-claw/workspace/files';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   isTrustedFolder,

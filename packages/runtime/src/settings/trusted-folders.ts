@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isErrnoError, readJsonFile, withPathLock, writeJsonAtomic } from '@tiny-claw/core/utils';
+import { isErrnoError } from '@tiny-claw/core/utils';
+import { readJsonFile, withPathLock, writeJsonAtomic } from '@tiny-claw/workspace/files';
 import { z } from 'zod';
 import { readSettingsFile } from './settings-file-read.js';
 

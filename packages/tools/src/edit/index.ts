@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { defineTool, type Tool, type ToolContext, type ToolOutput } from '@tiny-claw/core';
-import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/core/utils';
+import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/workspace/files';
 import { z } from 'zod';
 import { describeFileKind, unicodeBomEncoding } from '../file-kind.js';
 import { withFileLock } from '../file-state/file-lock.js';

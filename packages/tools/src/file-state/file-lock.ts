@@ -1,4 +1,4 @@
-import { withPathLock } from '@tiny-claw/core/utils';
+import { withPathLock } from '@tiny-claw/workspace/files';
 
 /**
  * Run `fn` while holding an in-process lock on `key` (use the canonical absolute path returned

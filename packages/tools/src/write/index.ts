@@ -9,7 +9,7 @@ import {
   type ToolMetadata,
   type ToolOutput,
 } from '@tiny-claw/core';
-import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/core/utils';
+import { ConfinedWriteError, writeFileConfined } from '@tiny-claw/workspace/files';
 import { z } from 'zod';
 import {
   type FileFingerprint,

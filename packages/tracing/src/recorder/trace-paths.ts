@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '@tiny-claw/core';
-import { sessionDirectory } from '@tiny-claw/core/utils';
+import { sessionDirectory } from '@tiny-claw/workspace/files';
 
 /**
  * A trace id is one file name: letters, digits, `-` and `_` only.

@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '@tiny-claw/core/utils';
+import { writeFileAtomic } from '@tiny-claw/workspace/files';
 import type { TraceTree } from '../trace-schema.js';
 import { tracePath } from './trace-paths.js';
 

@@ -1,12 +1,8 @@
 import { readFile, rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errorMessage, StateError } from '@tiny-claw/core';
-import {
-  isErrnoError,
-  type PlanFileAccess,
-  withPathLock,
-  writeFileAtomic,
-} from '@tiny-claw/core/utils';
+import { isErrnoError, type PlanFileAccess } from '@tiny-claw/core/utils';
+import { withPathLock, writeFileAtomic } from '../files/index.js';
 
 /**
  * Plan files in a directory on disk: atomic writes under a per-directory lock. The directory is

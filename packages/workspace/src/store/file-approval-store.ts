@@ -13,12 +13,8 @@ import {
   recordIdPattern,
   StateError,
 } from '@tiny-claw/core';
-import {
-  isErrnoError,
-  sessionDirectory,
-  validateSessionKey,
-  withPathLock,
-} from '@tiny-claw/core/utils';
+import { isErrnoError, validateSessionKey } from '@tiny-claw/core/utils';
+import { sessionDirectory, withPathLock } from '../files/index.js';
 import { entryExists, readRecordFile, writeRecordFile } from './record-file.js';
 import { isSessionKey, listDirectory } from './session-dirs.js';
 

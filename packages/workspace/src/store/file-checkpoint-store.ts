@@ -6,7 +6,8 @@ import {
   checkpointRecordSchema,
   checkRecordId,
 } from '@tiny-claw/core';
-import { isErrnoError, sessionDirectory, withPathLock } from '@tiny-claw/core/utils';
+import { isErrnoError } from '@tiny-claw/core/utils';
+import { sessionDirectory, withPathLock } from '../files/index.js';
 import { readRecordFile, writeRecordFile } from './record-file.js';
 
 /**

@@ -12,11 +12,10 @@ import {
   checkStoreKey,
   checkTtlMs,
   isErrnoError,
-  QuarantinedFileError,
-  readJsonFile,
   STORE_KEY_MAX_CHARS,
 } from '@tiny-claw/core/utils';
 import { z } from 'zod';
+import { QuarantinedFileError, readJsonFile } from '../files/index.js';
 
 /** The directory of a state dir that holds the leases. */
 export const LEASES_DIR = 'leases';

@@ -1,15 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errorMessage, type RunMemory, StateError } from '@tiny-claw/core';
-import {
-  appendJsonLines,
-  isErrnoError,
-  MEMORY_MAX_LINES,
-  memoryValue,
-  withPathLock,
-  writeFileAtomic,
-} from '@tiny-claw/core/utils';
+import { isErrnoError, MEMORY_MAX_LINES, memoryValue } from '@tiny-claw/core/utils';
 import { z } from 'zod';
+import { appendJsonLines, withPathLock, writeFileAtomic } from '../files/index.js';
 import { readTailLines } from './jsonl-tail.js';
 
 /**

@@ -12,9 +12,9 @@ import {
   checkTtlMs,
   isErrnoError,
   STORE_KEY_MAX_CHARS,
-  writeFileAtomic,
 } from '@tiny-claw/core/utils';
 import { z } from 'zod';
+import { writeFileAtomic } from '../files/index.js';
 
 /**
  * Where the seen keys of a state dir live. The chat server kept its seen event ids in this file

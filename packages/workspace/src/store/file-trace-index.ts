@@ -5,10 +5,10 @@ import {
   checkTraceEntry,
   checkTraceId,
   compareTraceEntries,
-  sessionDirectory,
   traceIdPattern,
   validateSessionKey,
 } from '@tiny-claw/core/utils';
+import { sessionDirectory } from '../files/index.js';
 import { isSessionKey, listDirectory } from './session-dirs.js';
 
 /**

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { StateError, type UsageEvent, type UsageRecorder, usageEventSchema } from '@tiny-claw/core';
-import { appendJsonLines } from '@tiny-claw/core/utils';
+import { appendJsonLines } from '../files/index.js';
 
 /**
  * Where the usage file of a state directory lives: `<stateDir>/usage/model-calls.jsonl`.

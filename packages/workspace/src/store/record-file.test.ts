@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateError } from '@tiny-claw/core';
-import { QuarantinedFileError } from '@tiny-claw/core/utils';
 import { checkpointOf, pendingApproval } from '@tiny-claw/testkit/state-store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QuarantinedFileError } from '../files/index.js';
 import { FileApprovalStore } from './file-approval-store.js';
 import { FileCheckpointStore } from './file-checkpoint-store.js';
 

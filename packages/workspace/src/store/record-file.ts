@@ -1,7 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import { StateError } from '@tiny-claw/core';
-import { isErrnoError, readJsonFile, writeJsonAtomic } from '@tiny-claw/core/utils';
+import { isErrnoError } from '@tiny-claw/core/utils';
 import type { z } from 'zod';
+import { readJsonFile, writeJsonAtomic } from '../files/index.js';
 
 /**
  * Read a record file: undefined when absent, the validated value otherwise. A corrupt file (empty,

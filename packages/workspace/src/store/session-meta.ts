@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import type { Logger, SessionRef } from '@tiny-claw/core';
+import { type SessionMeta, sessionMetaSchema } from '@tiny-claw/core/utils';
 import {
   QuarantinedFileError,
   readJsonFile,
-  type SessionMeta,
   sessionDirectory,
-  sessionMetaSchema,
   writeJsonAtomic,
-} from '@tiny-claw/core/utils';
+} from '../files/index.js';
 
 /**
  * Record `session` in `<stateDir>/sessions/<key>/meta.json` (0600, atomic), keeping its first

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileConfined } from '@tiny-claw/core/utils';
+import { writeFileConfined } from '@tiny-claw/workspace/files';
 import { readHead } from './git-layout.js';
 
 /**

@@ -1,8 +1,8 @@
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StateError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StateError } from '../errors.js';
 import { atomicTempName, ensureDir, writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
 
 let root: string;

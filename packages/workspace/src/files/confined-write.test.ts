@@ -14,8 +14,8 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StateError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StateError } from '../errors.js';
 import { ConfinedWriteError, writeFileConfined } from './confined-write.js';
 
 // `noProc` hides /proc/self/fd from writeFileConfined's probe, forcing its path-based fallback

@@ -1,9 +1,9 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StateError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { StateError } from '../errors.js';
 import { QuarantinedFileError, quarantineFile, readJsonFile } from './read-json.js';
 
 const schema = z.object({ schemaVersion: z.literal(1), name: z.string() });

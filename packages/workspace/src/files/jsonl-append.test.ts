@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { StateError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StateError } from '../errors.js';
 import { appendJsonLines } from './jsonl-append.js';
 
 let root: string;

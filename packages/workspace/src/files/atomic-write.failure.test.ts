@@ -2,8 +2,8 @@ import type * as FsPromises from 'node:fs/promises';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StateError } from '@tiny-claw/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StateError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 // Simulates the failures a real disk produces (full disk mid-write, EACCES on rename) without

@@ -10,7 +10,7 @@ import {
   unlink,
 } from 'node:fs/promises';
 import path from 'node:path';
-import { StateError } from '../errors.js';
+import { StateError } from '@tiny-claw/core';
 import { atomicTempName } from './atomic-write.js';
 
 /**

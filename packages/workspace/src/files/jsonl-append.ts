@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { errorMessage, StateError } from '../errors.js';
+import { errorMessage, StateError } from '@tiny-claw/core';
 import { ensureDir } from './atomic-write.js';
 // Keyed by resolved path, so two writers on one file take turns. In-process only; across
 // processes O_APPEND at least keeps every write at the end of the file.

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { errorMessage, StateError } from '../errors.js';
-import { isErrnoError } from './errno.js';
+import { errorMessage, StateError } from '@tiny-claw/core';
+import { isErrnoError } from '@tiny-claw/core/utils';
 
 /** Options of {@link writeFileAtomic} and {@link writeJsonAtomic}. */
 export interface AtomicWriteOptions {

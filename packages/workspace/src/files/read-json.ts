@@ -1,8 +1,7 @@
 import { link, lstat, readFile, rename, unlink } from 'node:fs/promises';
+import { errorMessage, StateError } from '@tiny-claw/core';
+import { escapedSnippet, isErrnoError } from '@tiny-claw/core/utils';
 import type { z } from 'zod';
-import { errorMessage, StateError } from '../errors.js';
-import { escapedSnippet } from '../utils/escaped-snippet.js';
-import { isErrnoError } from './errno.js';
 
 /**
  * A state file could not be understood and was moved aside to `quarantinedPath`, so a fresh file
