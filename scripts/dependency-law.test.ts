@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkDependencyLaw, importSpecifiers } from './dependency-law.ts';
+import { checkDependencyLaw, coreFsViolations, importSpecifiers } from './dependency-law.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const temps: string[] = [];
@@ -18,7 +18,7 @@ function fixture(files: Record<string, string>): string {
       peerDependencies: { zod: '^4' },
     }),
     'packages/core/src/index.ts':
-      "import { z } from 'zod';\nimport { readFile } from 'node:fs/promises';\nexport * from './loop.js';\n",
+      "import { z } from 'zod';\nimport { realpath } from 'node:fs/promises';\nexport * from './loop.js';\n",
     'packages/tools/package.json': JSON.stringify({
       name: '@tiny-claw/tools',
       dependencies: { '@tiny-claw/core': 'workspace:^' },
@@ -54,6 +54,40 @@ describe('dependency law', () => {
 
   it('holds for a clean fixture', () => {
     expect(checkDependencyLaw(fixture({}))).toEqual([]);
+  });
+
+  it.each([
+    ["import { stat, realpath } from 'node:fs/promises';", []],
+    ["import { lstat } from 'fs/promises';", []],
+    ["import { constants } from 'node:fs';", []],
+    ["import type { FileHandle } from 'node:fs/promises';", []],
+    ["import { type Stats, stat } from 'node:fs';", []],
+    ["import { writeFile } from 'node:fs/promises';", ['writeFile']],
+    ["import { readFile } from 'node:fs/promises';", ['readFile']],
+    ["import { open as openFile, stat } from 'node:fs/promises';", ['open']],
+    ["import { mkdir,\n  rename } from 'fs/promises';", ['mkdir', 'rename']],
+    ["import * as fs from 'node:fs';", ['* as fs']],
+    ["import fs from 'node:fs';", ['fs']],
+    ["import fs, { stat } from 'node:fs';", ['fs']],
+  ])(
+    'rule 1: core may look at where a path leads, not read or change a file: %j',
+    (source, expected) => {
+      expect(coreFsViolations(source)).toEqual(expected);
+    },
+  );
+
+  it('rule 1: fails when core source imports a writing node:fs function, not when a core test does', () => {
+    const root = fixture({
+      'packages/core/src/save.ts': "import { writeFile } from 'node:fs/promises';\n",
+      'packages/core/src/save.test.ts': "import { writeFile } from 'node:fs/promises';\n",
+    });
+    expect(checkDependencyLaw(root)).toEqual([
+      expect.objectContaining({
+        rule: 1,
+        where: join('packages', 'core', 'src', 'save.ts'),
+        message: 'core must not read or write files (imports writeFile from node:fs)',
+      }),
+    ]);
   });
 
   it('rule 1: lets core import zod, even lazily', () => {
@@ -178,7 +212,7 @@ describe('dependency law', () => {
   });
 
   it('rule 1: fails when core imports a built-in without the node: protocol', () => {
-    const root = fixture({ 'packages/core/src/fs.ts': "import fs from 'fs';\n" });
+    const root = fixture({ 'packages/core/src/fs.ts': "import { stat } from 'fs';\n" });
     expect(checkDependencyLaw(root).map((v) => v.rule)).toEqual([1]);
   });
 

@@ -24,6 +24,40 @@ export const SDK_OWNERS: Readonly<Record<string, readonly string[]>> = {
 const CORE_ALLOWED = new Set(['zod']);
 /** What core's tests may import: the same, plus the test tools. */
 const CORE_TEST_ALLOWED = new Set([...CORE_ALLOWED, 'vitest', 'fast-check']);
+/**
+ * What core's shipped source may take from node:fs: whether a path exists and where it really
+ * leads, nothing that reads or changes a file. Files are `@tiny-claw/workspace`'s.
+ */
+const CORE_FS_ALLOWED = new Set(['stat', 'lstat', 'realpath', 'constants']);
+const FS_IMPORT_RE = /import\s+(type\s+)?([^'";]*?)\s+from\s+['"](?:node:)?fs(?:\/promises)?['"]/g;
+
+/**
+ * The node:fs names `source` imports that core may not use (every name of a namespace or default
+ * import, since those can reach anything).
+ *
+ * @example
+ * coreFsViolations("import { stat, writeFile } from 'node:fs/promises';"); // ['writeFile']
+ */
+export function coreFsViolations(source: string): string[] {
+  const found: string[] = [];
+  for (const match of source.matchAll(FS_IMPORT_RE)) {
+    if (match[1]) continue; // type-only imports bring no function
+    const clause = match[2] ?? '';
+    const named = /\{([^}]*)\}/.exec(clause);
+    const outside = clause
+      .replace(/\{[^}]*\}/, '')
+      .replace(/,/g, ' ')
+      .trim();
+    if (outside !== '') found.push(outside);
+    for (const part of named?.[1]?.split(',') ?? []) {
+      const entry = part.trim();
+      if (entry === '' || entry.startsWith('type ')) continue;
+      const name = entry.split(/\s+as\s+/)[0]?.trim() ?? '';
+      if (!CORE_FS_ALLOWED.has(name)) found.push(name);
+    }
+  }
+  return found;
+}
 
 export interface Violation {
   rule: 1 | 2 | 3 | 4;
@@ -158,7 +192,19 @@ export function checkDependencyLaw(root: string): Violation[] {
     for (const file of sourceFiles(ws.dir)) {
       const fileWhere = relative(root, file);
       const test = isTestFile(file);
-      for (const spec of importSpecifiers(readFileSync(file, 'utf8'))) {
+      const source = readFileSync(file, 'utf8');
+      // The testing entry's loadScript reads the script file its caller names; the agent API reads none.
+      const coreTesting = file.includes(`${sep}src${sep}testing${sep}`);
+      if (isCore && !test && !coreTesting) {
+        for (const name of coreFsViolations(source)) {
+          violations.push({
+            rule: 1,
+            where: fileWhere,
+            message: `core must not read or write files (imports ${name} from node:fs)`,
+          });
+        }
+      }
+      for (const spec of importSpecifiers(source)) {
         if (spec.startsWith('.') || spec.startsWith('/')) {
           const target = resolve(file, '..', spec);
           if (!ws.isApp && (target === appsDir || target.startsWith(appsDir + sep))) {
