@@ -75,7 +75,7 @@ export const toolDefinitionSchema = z.object({
  * @example
  * messageSchema.parse({ role: 'tool', content: 'boom', metadata: { is_error: true } }).isError; // true
  */
-export const messageSchema = z
+export const messageSchema: z.ZodType<Message, unknown> = z
   .object({
     role: z.enum(['system', 'user', 'assistant', 'tool']),
     content: z.string(),

@@ -105,7 +105,7 @@ export interface RunResult {
  * @example
  * const result = runResultSchema.parse(JSON.parse(stdout));
  */
-export const runResultSchema = z.object({
+export const runResultSchema: z.ZodType<RunResult, unknown> = z.object({
   runId: z.string(),
   sessionKey: z.string(),
   workdir: z.string(),

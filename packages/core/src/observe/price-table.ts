@@ -52,7 +52,7 @@ const priceEntrySchema = z.strictObject({
  * const table = priceTableSchema.parse({ models: { 'my-model': { input: 1.25, output: 10 } } });
  * table['my-model']; // → { inputPerMTok: 1.25, outputPerMTok: 10 }
  */
-export const priceTableSchema = z
+export const priceTableSchema: z.ZodType<PriceTable, unknown> = z
   .strictObject({
     models: z.record(z.string().trim().min(1, 'a model name must not be empty'), priceEntrySchema),
   })
