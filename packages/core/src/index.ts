@@ -135,35 +135,24 @@ export {
   type SessionSource,
   sessionSourceSchema,
 } from './session/session-ref.js';
-export {
-  type ApprovalFailure,
-  type ApprovalRecord,
-  type ApprovalStatus,
-  approvalFailures,
-  approvalRecordSchema,
-  approvalStatuses,
-  type Claimant,
-  type ClaimTicket,
-  claimantSchema,
-  claimTicketSchema,
+export type {
+  ApprovalFailure,
+  ApprovalRecord,
+  ApprovalStatus,
+  Claimant,
+  ClaimTicket,
 } from './store/approval-record.js';
 export type {
   ApprovalStore,
   CheckpointStore,
   ListApprovalsOptions,
 } from './store/approval-store.js';
-export { type CheckpointRecord, checkpointRecordSchema } from './store/checkpoint-record.js';
+export type { CheckpointRecord } from './store/checkpoint-record.js';
 export type { Lease, LeaseStore } from './store/lease-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory-state-store.js';
-export { checkRecordId, recordIdPattern, recordIdSchema } from './store/record-id.js';
-export { SEEN_KEYS_MAX_ENTRIES, type SeenKeys } from './store/seen-keys.js';
+export type { SeenKeys } from './store/seen-keys.js';
 export type { AgentStore, ApprovalStores, RunMemory, StateStore } from './store/state-store.js';
-export {
-  type ListTracesQuery,
-  type TraceEntry,
-  type TraceIndex,
-  traceEntrySchema,
-} from './store/trace-index.js';
+export type { ListTracesQuery, TraceEntry, TraceIndex } from './store/trace-index.js';
 export {
   type AvailableTool,
   defineTool,

@@ -5,12 +5,12 @@ import {
   type ApprovalRecord,
   type ApprovalStores,
   type CheckpointRecord,
-  checkRecordId,
   type RunState,
   type SessionRef,
   StateError,
   type ToolCall,
 } from '@tiny-claw/core';
+import { checkRecordId } from '@tiny-claw/core/store';
 import { normalizeSessionPart } from '@tiny-claw/core/utils';
 import { currentClaimant } from '../store/claimant.js';
 import { changedPath, preImage } from '../store/pre-image.js';

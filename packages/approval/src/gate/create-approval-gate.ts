@@ -3,11 +3,11 @@ import {
   type ApprovalStores,
   type ClaimedApproval,
   ConfigurationError,
-  checkRecordId,
   createMemoryStore,
   runStateSchema,
   StateError,
 } from '@tiny-claw/core';
+import { checkRecordId } from '@tiny-claw/core/store';
 import { sweepSessionCheckpoints } from '../store/checkpoint-lifetime.js';
 import { redactCheckpointState } from '../store/checkpoint-redaction.js';
 import { type ApprovalAssessor, approvalMiddleware } from './approval-middleware.js';

@@ -1,10 +1,10 @@
-import {
-  type ApprovalRecord,
-  type ApprovalStatus,
-  type ApprovalStores,
-  checkRecordId,
-  type ListApprovalsOptions,
+import type {
+  ApprovalRecord,
+  ApprovalStatus,
+  ApprovalStores,
+  ListApprovalsOptions,
 } from '@tiny-claw/core';
+import { checkRecordId } from '@tiny-claw/core/store';
 import { tidyCheckpoint } from './checkpoint-lifetime.js';
 import { settleStaleClaim } from './stale-claim.js';
 

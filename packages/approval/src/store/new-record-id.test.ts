@@ -1,4 +1,4 @@
-import { checkRecordId } from '@tiny-claw/core';
+import { checkRecordId } from '@tiny-claw/core/store';
 import { describe, expect, it } from 'vitest';
 import { newApprovalId, newCheckpointId } from './new-record-id.js';
 

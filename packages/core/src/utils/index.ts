@@ -1,8 +1,7 @@
 /**
  * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
  * kept in one place so each exists once: stable JSON, secret rules and the secret-name rule, redaction and scrubbing, the
- * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing, and what every
- * state store implementation shares (argument checks, session keys, memory values, plan files). Not the agent API:
+ * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing, session keys and the errno check. Not the agent API:
  * that is `@tiny-claw/core`.
  *
  * @example
@@ -11,6 +10,13 @@
  * @module
  */
 
+export {
+  normalizeSessionPart,
+  sessionKey,
+  validateSessionKey,
+  workdirHash,
+} from '../session/session-key.js';
+export { isErrnoError } from '../store/errno.js';
 export { escapedSnippet } from './escaped-snippet.js';
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
@@ -33,5 +39,4 @@ export {
 } from './secret-rules.js';
 export { sleep } from './sleep.js';
 export { stableJson } from './stable-json.js';
-export * from './store-parts.js';
 export { withCost } from './with-cost.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, type PlanStore, StateError } from '@tiny-claw/core';
-import { PLAN_FILE, TODO_FILE } from '@tiny-claw/core/utils';
+import { PLAN_FILE, TODO_FILE } from '@tiny-claw/core/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileStore } from './file-store.js';
 

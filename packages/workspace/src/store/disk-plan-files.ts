@@ -1,7 +1,8 @@
 import { readFile, rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errorMessage, StateError } from '@tiny-claw/core';
-import { isErrnoError, type PlanFileAccess } from '@tiny-claw/core/utils';
+import type { PlanFileAccess } from '@tiny-claw/core/store';
+import { isErrnoError } from '@tiny-claw/core/utils';
 import { withPathLock, writeFileAtomic } from '../files/index.js';
 
 /**

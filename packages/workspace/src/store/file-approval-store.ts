@@ -4,15 +4,17 @@ import { dirname, join } from 'node:path';
 import {
   type ApprovalRecord,
   type ApprovalStore,
-  approvalRecordSchema,
   type ClaimTicket,
-  checkRecordId,
-  claimTicketSchema,
   errorMessage,
   type ListApprovalsOptions,
-  recordIdPattern,
   StateError,
 } from '@tiny-claw/core';
+import {
+  approvalRecordSchema,
+  checkRecordId,
+  claimTicketSchema,
+  recordIdPattern,
+} from '@tiny-claw/core/store';
 import { isErrnoError, validateSessionKey } from '@tiny-claw/core/utils';
 import { sessionDirectory, withPathLock } from '../files/index.js';
 import { entryExists, readRecordFile, writeRecordFile } from './record-file.js';

@@ -1,11 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type CheckpointRecord,
-  type CheckpointStore,
-  checkpointRecordSchema,
-  checkRecordId,
-} from '@tiny-claw/core';
+import type { CheckpointRecord, CheckpointStore } from '@tiny-claw/core';
+import { checkpointRecordSchema, checkRecordId } from '@tiny-claw/core/store';
 import { isErrnoError } from '@tiny-claw/core/utils';
 import { sessionDirectory, withPathLock } from '../files/index.js';
 import { readRecordFile, writeRecordFile } from './record-file.js';

@@ -8,12 +8,8 @@ import {
   type Logger,
   StateError,
 } from '@tiny-claw/core';
-import {
-  checkStoreKey,
-  checkTtlMs,
-  isErrnoError,
-  STORE_KEY_MAX_CHARS,
-} from '@tiny-claw/core/utils';
+import { checkStoreKey, checkTtlMs, STORE_KEY_MAX_CHARS } from '@tiny-claw/core/store';
+import { isErrnoError } from '@tiny-claw/core/utils';
 import { z } from 'zod';
 import { QuarantinedFileError, readJsonFile } from '../files/index.js';
 

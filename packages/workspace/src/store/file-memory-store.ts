@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errorMessage, type RunMemory, StateError } from '@tiny-claw/core';
-import { isErrnoError, MEMORY_MAX_LINES, memoryValue } from '@tiny-claw/core/utils';
+import { MEMORY_MAX_LINES, memoryValue } from '@tiny-claw/core/store';
+import { isErrnoError } from '@tiny-claw/core/utils';
 import { z } from 'zod';
 import { appendJsonLines, withPathLock, writeFileAtomic } from '../files/index.js';
 import { readTailLines } from './jsonl-tail.js';

@@ -1,18 +1,13 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  errorMessage,
-  type Logger,
-  SEEN_KEYS_MAX_ENTRIES,
-  type SeenKeys,
-  StateError,
-} from '@tiny-claw/core';
+import { errorMessage, type Logger, type SeenKeys, StateError } from '@tiny-claw/core';
 import {
   checkStoreKey,
   checkTtlMs,
-  isErrnoError,
+  SEEN_KEYS_MAX_ENTRIES,
   STORE_KEY_MAX_CHARS,
-} from '@tiny-claw/core/utils';
+} from '@tiny-claw/core/store';
+import { isErrnoError } from '@tiny-claw/core/utils';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/index.js';
 

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { type Logger, nullLogger, type StateStore } from '@tiny-claw/core';
-import { PlanFileStore } from '@tiny-claw/core/utils';
+import { PlanFileStore } from '@tiny-claw/core/store';
 import { sessionDirectory } from '../files/index.js';
 import { diskPlanFiles } from './disk-plan-files.js';
 import { FileApprovalStore } from './file-approval-store.js';

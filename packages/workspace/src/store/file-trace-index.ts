@@ -6,8 +6,8 @@ import {
   checkTraceId,
   compareTraceEntries,
   traceIdPattern,
-  validateSessionKey,
-} from '@tiny-claw/core/utils';
+} from '@tiny-claw/core/store';
+import { validateSessionKey } from '@tiny-claw/core/utils';
 import { sessionDirectory } from '../files/index.js';
 import { isSessionKey, listDirectory } from './session-dirs.js';
 

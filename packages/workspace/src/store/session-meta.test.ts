@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliSession, type Logger, StateError } from '@tiny-claw/core';
-import { sessionMetaSchema } from '@tiny-claw/core/utils';
+import { sessionMetaSchema } from '@tiny-claw/core/store';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionDirectory } from '../files/index.js';
 import { writeSessionMeta } from './session-meta.js';

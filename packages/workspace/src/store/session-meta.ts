@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Logger, SessionRef } from '@tiny-claw/core';
-import { type SessionMeta, sessionMetaSchema } from '@tiny-claw/core/utils';
+import { type SessionMeta, sessionMetaSchema } from '@tiny-claw/core/store';
 import {
   QuarantinedFileError,
   readJsonFile,
