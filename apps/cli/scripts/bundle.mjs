@@ -13,8 +13,16 @@
 // too, so nothing outside dist/ is needed at run time. Declarations come from `tsc -b`
 // (emitDeclarationOnly).
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire, isBuiltin } from 'node:module';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -123,10 +131,11 @@ console.log(`bundle: ${written.size} files in dist/`);
  * - `import { z } from 'zod'` binds zod's whole namespace object (every locale included), which
  *   no bundler can tree-shake; `import * as z from 'zod'` means the same to the code and lets
  *   esbuild keep only what is used (≈ 750 KB of zod becomes ≈ 220 KB to compile at start-up).
- * - Files a module finds beside itself at run time — `new URL('x.wasm', import.meta.url)` and
- *   `createRequire(import.meta.url).resolve('pkg/x.wasm')` (the bash grammar of the approval risk
- *   check) — are copied into dist/ next to the chunks, and the resolve call is pointed there,
- *   since the CLI's own node_modules does not hold its dependencies' dependencies.
+ * - Files a module finds beside itself at run time — `new URL("x.wasm", import.meta.url)` in a
+ *   dependency (web-tree-sitter's runtime) and `new URL('../../../grammar/x.wasm.gz',
+ *   import.meta.url)` in a workspace package (the bash grammar the approval risk check's build
+ *   copies into that package) — are copied into dist/ next to the chunks, license notices of the
+ *   same folder with them, and a relative URL is pointed there.
  * - With `builtinImportsAsRequire` (the CommonJS bundle), `import('<node built-in>')` imports a
  *   one-line module that requires the built-in through the bundle's own require, under a name no
  *   module can shadow (web-tree-sitter declares a `require` of its own in the very function that
@@ -134,7 +143,7 @@ console.log(`bundle: ${written.size} files in dist/`);
  */
 function sourceRewrites({ builtinImportsAsRequire = false } = {}) {
   const zodImport = "import { z } from 'zod';";
-  const resolveCall = /createRequire\(import\.meta\.url\)\.resolve\('([^']+)'\)/g;
+  const relativeUrl = /new URL\('(\.\.?\/[^']+)', import\.meta\.url\)/g;
   const urlCall = /new URL\("([^"./][^"]*\.wasm)", import\.meta\.url\)/g;
   return {
     name: 'source-rewrites',
@@ -157,16 +166,21 @@ function sourceRewrites({ builtinImportsAsRequire = false } = {}) {
         if (contents.includes(zodImport)) {
           contents = contents.replaceAll(zodImport, "import * as z from 'zod';");
         }
-        if (contents.match(resolveCall)) {
-          const require = createRequire(args.path);
-          contents = contents.replace(resolveCall, (_, specifier) => {
-            const file = require.resolve(specifier);
-            copyFileSync(file, join(outdir, basename(file)));
-            return `__tinyClawFileURLToPath(new URL(${JSON.stringify(`./${basename(file)}`)}, import.meta.url))`;
-          });
-          // Appended, not prepended, so the source map's line numbers stay right.
-          contents = `${contents}\nimport { fileURLToPath as __tinyClawFileURLToPath } from 'node:url';\n`;
-        }
+        contents = contents.replace(relativeUrl, (_, path) => {
+          const file = join(dirname(args.path), path);
+          if (!existsSync(file)) {
+            throw new Error(
+              `bundle: ${args.path} needs ${file}, which is missing (build its package first)`,
+            );
+          }
+          copyFileSync(file, join(outdir, basename(file)));
+          for (const notice of readdirSync(dirname(file)).filter((name) =>
+            name.endsWith('LICENSE'),
+          )) {
+            copyFileSync(join(dirname(file), notice), join(outdir, notice));
+          }
+          return `new URL(${JSON.stringify(`./${basename(file)}`)}, import.meta.url)`;
+        });
         for (const match of contents.matchAll(urlCall)) {
           copyFileSync(join(dirname(args.path), match[1]), join(outdir, match[1]));
         }

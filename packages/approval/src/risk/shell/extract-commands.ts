@@ -7,7 +7,8 @@ import {
   visitCommand,
   visitDeclaration,
 } from './record-command.js';
-import { REDIRECT_NODE_TYPES, redirectOf, type ShellRedirect } from './shell-redirect.js';
+import { redirectOf } from './redirect-nodes.js';
+import { REDIRECT_NODE_TYPES, type ShellRedirect } from './shell-redirect.js';
 import { snippet } from './snippet.js';
 import { overBudget, report, type WalkContext, type WalkState } from './walk-state.js';
 

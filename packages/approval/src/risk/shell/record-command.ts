@@ -1,11 +1,13 @@
 import type { Node } from 'web-tree-sitter';
 import { commandBaseName, unwrapCommand } from './command-wrappers.js';
+import { redirectOf } from './redirect-nodes.js';
 import { findExecCommands, payloadsOf } from './shell-payloads.js';
-import { REDIRECT_NODE_TYPES, redirectOf, type ShellRedirect } from './shell-redirect.js';
-import { literalWord, type ShellWord, wordOf, wordsOf } from './shell-word.js';
+import { REDIRECT_NODE_TYPES, type ShellRedirect } from './shell-redirect.js';
+import { literalWord, type ShellWord } from './shell-word.js';
 import type { ShellAssignment, SimpleCommandKind } from './simple-command.js';
 import { snippet } from './snippet.js';
 import { EXPANSION_ORIGIN, report, type WalkContext, type WalkState } from './walk-state.js';
+import { wordOf, wordsOf } from './word-nodes.js';
 
 /**
  * A `NAME=value` node as an assignment (its value `null` when computed at run time).
