@@ -1,7 +1,7 @@
 /**
  * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
  * kept in one place so each exists once: stable JSON, secret rules and the secret-name rule, redaction and scrubbing, the
- * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing, and what every
+ * retry-after policy and the retry loop every provider runs, an abortable sleep, the stream idle watchdog, response pricing, and what every
  * state store implementation shares (argument checks, session keys, memory values, plan files). Not the agent API:
  * that is `@tiny-claw/core`.
  *
@@ -35,3 +35,9 @@ export { sleep } from './sleep.js';
 export { stableJson } from './stable-json.js';
 export * from './store-parts.js';
 export { withCost } from './with-cost.js';
+export {
+  DEFAULT_MAX_RETRIES,
+  isRetryableStatus,
+  type RetryOptions,
+  withRetries,
+} from './with-retries.js';
