@@ -11,6 +11,7 @@
  * @module
  */
 
+export { type AttemptWatch, watchAttempt } from './attempt-watch.js';
 export { escapedSnippet } from './escaped-snippet.js';
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
