@@ -28,7 +28,7 @@ describe('Messages-compatible servers that ignore stream: true', () => {
     });
     const provider = new ClaudeProvider({
       apiKey: 'k',
-      baseUrl: server.anthropicBaseUrl,
+      baseURL: server.anthropicBaseUrl,
       model: 'local-claude',
       maxTokens: 100,
     });

@@ -14,7 +14,7 @@ afterEach(() => server.close());
 const provider = (options: Partial<ClaudeProviderOptions> = {}) =>
   new ClaudeProvider({
     apiKey: 'sk-ant-test-key-for-pricing',
-    baseUrl: server.anthropicBaseUrl,
+    baseURL: server.anthropicBaseUrl,
     model: 'claude-sonnet-4-5',
     maxTokens: 1024,
     ...options,

@@ -9,17 +9,16 @@
  *
  * @module
  */
+export { ClaudeProvider } from './claude-provider.js';
+export { type ErrorContext, toProviderError } from './error-mapping.js';
 export {
-  ClaudeProvider,
   type ClaudeProviderOptions,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_STREAM_RETRIES,
   DEFAULT_TIMEOUT_MS,
-} from './claude-provider.js';
-export { type ErrorContext, toProviderError } from './error-mapping.js';
+} from './options.js';
 export { claudePriceTable } from './price-table.js';
 export { type ClaudeRequestBody, toClaudeRequest } from './request-mapping.js';
 export { type ClaudeTurn, fromClaudeMessage, toLLMResponse, toUsage } from './response-mapping.js';
-export { capRetryAfter } from './retry-after-fetch.js';
 export { StreamAssembler } from './stream-assembler.js';

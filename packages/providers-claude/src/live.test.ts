@@ -10,7 +10,7 @@ describe.skipIf(apiKey === '')('live Anthropic API (needs ANTHROPIC_API_KEY)', (
   const provider = () =>
     new ClaudeProvider({
       apiKey,
-      ...(process.env.ANTHROPIC_BASE_URL ? { baseUrl: process.env.ANTHROPIC_BASE_URL } : {}),
+      ...(process.env.ANTHROPIC_BASE_URL ? { baseURL: process.env.ANTHROPIC_BASE_URL } : {}),
       model,
       maxTokens: 256,
     });

@@ -93,7 +93,11 @@ describe('streamAttempt and the idle watchdog (fake timers)', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await result).toEqual({
       ok: false,
-      failure: { reason: 'stalled', detail: 'the response stream sent nothing for 1000 ms' },
+      failure: {
+        reason: 'stalled',
+        detail: 'the response stream sent nothing for 1000 ms',
+        spoke: false,
+      },
     });
   });
 

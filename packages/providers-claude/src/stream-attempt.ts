@@ -2,7 +2,7 @@ import type {
   Message as ClaudeMessage,
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages';
-import { IdleWatchdog, withBodyActivity } from '@tiny-claw/core/utils';
+import { watchAttempt } from '@tiny-claw/core/utils';
 import { type ClaudeTurn, fromClaudeMessage } from './response-mapping.js';
 import { StreamAssembler } from './stream-assembler.js';
 import { text } from './strings.js';
@@ -22,11 +22,13 @@ export interface RawSseEvent {
  * Why a stream gave no usable turn. Each is worth one more attempt.
  *
  * @example
- * const failure: StreamFailure = { reason: 'stalled', detail: 'the response stream sent nothing for 60000 ms' };
+ * const failure: StreamFailure = { reason: 'stalled', detail: 'the response stream sent nothing for 60000 ms', spoke: false };
  */
 export interface StreamFailure {
   reason: 'cut' | 'stalled' | 'sse-error' | 'garbled';
   detail: string;
+  /** Text already reached `onTextDelta`: asking again would show it twice. */
+  spoke: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export type StreamAttemptResult =
  * const options: StreamAttemptOptions = { open: (signal) => client.messages.create(body, { signal }).asResponse(), events: Stream.rawEvents, idleTimeoutMs: 60_000 };
  */
 export interface StreamAttemptOptions {
-  /** Send the request (the SDK applies its HTTP retries) and resolve with the 200 response. */
+  /** Send the request (under the shared HTTP retry policy) and resolve with the 200 response. */
   open: (signal: AbortSignal) => Promise<Response>;
   /** Decode the response body into server-sent events. */
   events: (response: Response, controller: AbortController) => AsyncIterable<RawSseEvent>;
@@ -83,52 +85,51 @@ export class TextSinkError extends Error {
 export async function streamAttempt(options: StreamAttemptOptions): Promise<StreamAttemptResult> {
   const { signal, idleTimeoutMs } = options;
   signal?.throwIfAborted();
-  const controller = new AbortController();
-  const forwardAbort = (): void => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', forwardAbort, { once: true });
-  let watchdog: IdleWatchdog | undefined;
+  // Until the headers arrive the client's timeout governs; from then on the idle watchdog.
+  const watch = watchAttempt(idleTimeoutMs, signal);
+  let spoke = false;
+  const onTextDelta = options.onTextDelta
+    ? (delta: string) => {
+        spoke = true;
+        options.onTextDelta?.(delta);
+      }
+    : undefined;
+  const failed = (failure: Omit<StreamFailure, 'spoke'>): StreamAttemptResult => ({
+    ok: false,
+    failure: { ...failure, spoke },
+  });
   try {
-    const response = await options.open(controller.signal);
+    const response = await options.open(watch.signal);
     const contentType = response.headers.get('content-type') ?? '';
     if (!contentType.includes('text/event-stream') && contentType.includes('json')) {
       // Some compatible servers ignore `stream: true` and answer with one JSON message.
-      return await wholeMessage(response, options.onTextDelta);
+      return await wholeMessage(response, onTextDelta);
     }
-    // Armed only once headers arrived: before that the SDK's own timeout and retries govern.
-    const idle = new IdleWatchdog(idleTimeoutMs);
-    watchdog = idle;
-    idle.signal.addEventListener('abort', () => controller.abort(idle.signal.reason), {
+    const tracked = watch.track(response);
+    const controller = new AbortController();
+    watch.signal.addEventListener('abort', () => controller.abort(watch.signal.reason), {
       once: true,
     });
-    const tracked = withBodyActivity(response, () => idle.touch());
-    const stalled = () => idle.fired;
     const assembler = new StreamAssembler();
-    let failure: StreamFailure | undefined;
+    let failure: Omit<StreamFailure, 'spoke'> | undefined;
     try {
       for await (const sse of options.events(tracked, controller)) {
-        failure = consume(sse, assembler, options.onTextDelta);
+        failure = consume(sse, assembler, onTextDelta);
         if (failure || assembler.complete) break;
       }
     } catch (error) {
       if (error instanceof TextSinkError) throw error;
-      if (!stalled() && !signal?.aborted)
+      if (!watch.stalled && !signal?.aborted)
         failure = { reason: 'cut', detail: `${text.streamCut} (${describe(error)})` };
     }
     signal?.throwIfAborted();
-    if (stalled())
-      return {
-        ok: false,
-        failure: { reason: 'stalled', detail: text.streamStalled(idleTimeoutMs) },
-      };
-    if (failure) return { ok: false, failure };
-    if (!assembler.complete)
-      return { ok: false, failure: { reason: 'cut', detail: text.streamCut } };
+    if (watch.stalled)
+      return failed({ reason: 'stalled', detail: text.streamStalled(idleTimeoutMs) });
+    if (failure) return failed(failure);
+    if (!assembler.complete) return failed({ reason: 'cut', detail: text.streamCut });
     return { ok: true, turn: assembler.turn() };
   } finally {
-    watchdog?.stop();
-    signal?.removeEventListener('abort', forwardAbort);
-    // Releases the socket when we stopped reading early; a no-op once the body was read to its end.
-    controller.abort();
+    watch.stop();
   }
 }
 
@@ -141,14 +142,14 @@ async function wholeMessage(
   try {
     body = await response.json();
   } catch {
-    return { ok: false, failure: { reason: 'garbled', detail: text.streamGarbled } };
+    return { ok: false, failure: { reason: 'garbled', detail: text.streamGarbled, spoke: false } };
   }
   if (
     typeof body !== 'object' ||
     body === null ||
     !Array.isArray((body as ClaudeMessage).content)
   ) {
-    return { ok: false, failure: { reason: 'garbled', detail: text.streamGarbled } };
+    return { ok: false, failure: { reason: 'garbled', detail: text.streamGarbled, spoke: false } };
   }
   const turn = fromClaudeMessage(body as ClaudeMessage);
   if (turn.text && onTextDelta) {
@@ -165,7 +166,7 @@ function consume(
   sse: RawSseEvent,
   assembler: StreamAssembler,
   onTextDelta: ((delta: string) => void) | undefined,
-): StreamFailure | undefined {
+): Omit<StreamFailure, 'spoke'> | undefined {
   if (sse.event === 'ping' || sse.data.trim() === '') return undefined;
   let event: { type?: unknown; error?: { type?: unknown; message?: unknown } };
   try {

@@ -12,7 +12,7 @@ describe.skipIf(apiKey === '')(`live OpenAI (${apiKey === '' ? skipReason : 'ena
   const provider = () =>
     new OpenAIProvider({
       apiKey,
-      ...(process.env.OPENAI_BASE_URL ? { baseUrl: process.env.OPENAI_BASE_URL } : {}),
+      ...(process.env.OPENAI_BASE_URL ? { baseURL: process.env.OPENAI_BASE_URL } : {}),
       model: process.env.OPENAI_MODEL ?? 'gpt-4.1-mini',
       maxTokens: 200,
     });

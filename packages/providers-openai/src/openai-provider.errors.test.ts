@@ -14,7 +14,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 const provider = (options: Partial<OpenAIProviderOptions> = {}) =>
-  new OpenAIProvider({ apiKey: KEY, baseUrl: server.openaiBaseUrl, model: 'gpt-test', ...options });
+  new OpenAIProvider({ apiKey: KEY, baseURL: server.openaiBaseUrl, model: 'gpt-test', ...options });
 
 const request: LLMRequest = { messages: [msg.user('hi')], tools: [], toolChoice: 'auto' };
 
@@ -73,7 +73,7 @@ describe('not found and bad requests', () => {
 
   it('a base URL with credentials never shows them (fetch refuses such URLs outright)', async () => {
     const withCredentials = server.openaiBaseUrl.replace('http://', 'http://user:hunter2@');
-    const error = await errorOf({ baseUrl: withCredentials, maxRetries: 0 });
+    const error = await errorOf({ baseURL: withCredentials, maxRetries: 0 });
     expect(error).toMatchObject({ kind: 'connection' });
     expect(error.message).toContain(server.openaiBaseUrl);
     expect(error.message).not.toContain('hunter2');

@@ -30,7 +30,7 @@ const countedFetch: typeof fetch = (input, init) => {
 const provider = (options: Partial<OpenAIProviderOptions> = {}) =>
   new OpenAIProvider({
     apiKey: 'sk-test-key',
-    baseUrl: server.openaiBaseUrl,
+    baseURL: server.openaiBaseUrl,
     model: 'gpt-test',
     idleTimeoutMs: IDLE_MS,
     fetch: countedFetch,
@@ -101,25 +101,26 @@ const chunk = (delta: unknown, finish: string | null = null) =>
   `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 describe('the idle watchdog', () => {
-  it('abandons a stream silent for the idle limit, not before, and retries it', async () => {
+  it('abandons a stream silent for the idle limit, not before; having sent text, it is not asked for again', async () => {
     server.enqueue(
       { kind: 'stall', text: 'thinking', afterEvents: 2 },
-      { kind: 'turn', text: ' awake' },
+      { kind: 'turn', text: ' never served' },
     );
     let heard!: () => void;
     const preambleHeard = new Promise<void>((resolve) => {
       heard = resolve;
     });
-    const reply = provider().complete(request, { onTextDelta: () => heard() });
+    const reply = watch(provider().complete(request, { onTextDelta: () => heard() }));
     await preambleHeard;
     await vi.advanceTimersByTimeAsync(IDLE_MS - 1);
-    expect(attempts).toBe(1);
+    expect(reply.settled()).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    // The watchdog fired; the retry follows a short backoff.
-    await passTimeUntil(() => attempts === 2);
-    const response = await reply;
-    expect(response.message.content).toBe(' awake');
-    expect(server.requests).toHaveLength(2);
+    await passTimeUntil(reply.settled);
+    const { error } = (await reply.outcome) as { error: unknown };
+    expect(error).toMatchObject({ kind: 'incomplete_stream', isRetryable: true });
+    expect((error as Error).message).toMatch(/after 1 attempt \(no data for 1000 ms\)/);
+    expect(attempts).toBe(1);
+    expect(server.pending()).toBe(1);
   });
 
   it('ends in incomplete_stream naming the idle limit when every attempt stays silent', async () => {

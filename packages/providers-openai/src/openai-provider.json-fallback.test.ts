@@ -38,7 +38,7 @@ describe('OpenAI-compatible servers that ignore stream: true', () => {
     );
     const provider = new OpenAIProvider({
       apiKey: 'k',
-      baseUrl: server.openaiBaseUrl,
+      baseURL: server.openaiBaseUrl,
       model: 'local-model',
     });
     const deltas: string[] = [];

@@ -14,7 +14,7 @@ afterEach(() => server.close());
 const provider = (options: Partial<OpenAIProviderOptions> = {}) =>
   new OpenAIProvider({
     apiKey: 'sk-test-key',
-    baseUrl: server.openaiBaseUrl,
+    baseURL: server.openaiBaseUrl,
     model: 'gpt-test',
     ...options,
   });

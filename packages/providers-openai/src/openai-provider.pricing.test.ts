@@ -12,7 +12,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 const provider = (options: Partial<OpenAIProviderOptions> = {}) =>
-  new OpenAIProvider({ apiKey: 'k', baseUrl: server.openaiBaseUrl, model: 'gpt-4.1', ...options });
+  new OpenAIProvider({ apiKey: 'k', baseURL: server.openaiBaseUrl, model: 'gpt-4.1', ...options });
 
 const request: LLMRequest = { messages: [msg.user('hi')], tools: [], toolChoice: 'auto' };
 // 800 uncached input tokens, 200 cached, 100 output.

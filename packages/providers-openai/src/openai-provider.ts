@@ -6,20 +6,19 @@ import {
   msg,
   ProviderError,
 } from '@tiny-claw/core';
-import {
-  backoffMs,
-  IdleWatchdog,
-  retryDelayMs,
-  sleep,
-  withActivity,
-  withCost,
-} from '@tiny-claw/core/utils';
+import { withCost, withRetries } from '@tiny-claw/core/utils';
 import type OpenAI from 'openai';
 import { displayUrl, type ErrorContext, safeDetail, toProviderError } from './error-mapping.js';
 import { type OpenAIProviderOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { buildChatParams, type ChatParams } from './request-mapping.js';
+import {
+  type AttemptWatch,
+  IncompleteStream,
+  retryPolicy,
+  streamRetryPolicy,
+  watchAttempt,
+} from './resilience.js';
 import { fromCompletion, type MappedTurn } from './response-mapping.js';
-import { shouldRetryStatus } from './retry-policy.js';
 import { ChatStreamAssembler } from './stream-assembler.js';
 import { text } from './strings.js';
 import type { WireCompletion } from './wire-types.js';
@@ -37,15 +36,6 @@ function loadSdk(): Promise<Sdk> {
   return sdkModule;
 }
 
-/** A stream attempt that must not be used; retried up to `streamRetries` times. */
-class IncompleteStream extends Error {
-  readonly reason: string;
-  constructor(reason: string, cause?: unknown) {
-    super(reason, cause === undefined ? undefined : { cause });
-    this.reason = reason;
-  }
-}
-
 /** Everything one `complete` call needs, so the helpers stay small. */
 interface Call {
   sdk: Sdk;
@@ -53,8 +43,8 @@ interface Call {
   params: ChatParams;
   signal: AbortSignal | undefined;
   onTextDelta: ((text: string) => void) | undefined;
-  /** The watchdog of the attempt in flight; the client's fetch reports bytes to it. */
-  watchdog: IdleWatchdog | undefined;
+  /** The attempt in flight; the client's fetch reports headers and bytes to its watchdog. */
+  watch: AttemptWatch | undefined;
   errorContext: Omit<ErrorContext, 'retries'>;
 }
 
@@ -113,11 +103,14 @@ export class OpenAIProvider implements LLMProvider {
     // One client per call (≈ 0.03 ms) so its fetch can feed this call's idle watchdog.
     const client = new sdk.OpenAI({
       apiKey: options.apiKey,
-      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-      // Retries are ours (see retry-policy.ts): capped waits, abortable sleeps.
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      // Retries are ours (see resilience.ts), the same policy as every tiny-claw provider.
       maxRetries: 0,
       timeout: options.timeoutMs,
-      fetch: withActivity(baseFetch, () => call.watchdog?.touch()),
+      fetch: async (input, init) => {
+        const response = await baseFetch(input, init);
+        return call.watch ? call.watch.track(response) : response;
+      },
     });
     const call: Call = {
       sdk,
@@ -125,7 +118,7 @@ export class OpenAIProvider implements LLMProvider {
       params,
       signal,
       onTextDelta,
-      watchdog: undefined,
+      watch: undefined,
       errorContext: {
         apiKey: options.apiKey,
         model: options.model,
@@ -159,31 +152,36 @@ export class OpenAIProvider implements LLMProvider {
   }
 
   async #streamTurn(call: Call): Promise<MappedTurn> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#withRetries(call, () => this.#streamOnce(call));
-      } catch (error) {
-        if (!(error instanceof IncompleteStream)) throw error;
-        if (attempt > this.#options.streamRetries) {
-          throw new ProviderError(text.incompleteStream(attempt, error.reason), {
-            kind: 'incomplete_stream',
-            isRetryable: true,
-            cause: error.cause ?? error,
-          });
-        }
-        await sleep(backoffMs(attempt - 1), call.signal);
-      }
+    let attempts = 0;
+    try {
+      return await withRetries(
+        () => {
+          attempts += 1;
+          return this.#withRetries(call, () => this.#streamOnce(call));
+        },
+        streamRetryPolicy(this.#options.streamRetries, call.signal),
+      );
+    } catch (error) {
+      if (!(error instanceof IncompleteStream)) throw error;
+      throw new ProviderError(text.incompleteStream(attempts, error.reason), {
+        kind: 'incomplete_stream',
+        isRetryable: true,
+        cause: error.cause ?? error,
+      });
     }
   }
 
   /** One streamed request, read to its end. Throws `IncompleteStream` unless it finished properly. */
   async #streamOnce(call: Call): Promise<MappedTurn> {
     const { signal, sdk } = call;
-    const watchdog = new IdleWatchdog(this.#options.idleTimeoutMs);
-    call.watchdog = watchdog;
-    const stalled = () => new IncompleteStream(text.streamStalled(watchdog.idleMs));
+    const watch = watchAttempt(this.#options.idleTimeoutMs, signal);
+    call.watch = watch;
+    let spoke = false;
+    const stalled = () => new IncompleteStream(text.streamStalled(watch.idleMs), spoke);
+    const incomplete = (reason: string, cause?: unknown) =>
+      new IncompleteStream(reason, spoke, cause);
     try {
-      const attemptSignal = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
+      const attemptSignal = watch.signal;
       let stream: AsyncIterable<unknown>;
       try {
         const { data, response } = await call.client.chat.completions
@@ -199,7 +197,7 @@ export class OpenAIProvider implements LLMProvider {
         }
         stream = data;
       } catch (error) {
-        if (watchdog.fired && !signal?.aborted) throw stalled();
+        if (watch.stalled && !signal?.aborted) throw stalled();
         throw error;
       }
       const assembler = new ChatStreamAssembler();
@@ -208,10 +206,11 @@ export class OpenAIProvider implements LLMProvider {
         for await (const chunk of stream) {
           const streamError = inStreamError(chunk);
           if (streamError !== undefined) {
-            throw new IncompleteStream(text.streamErrored(scrub(streamError, call)));
+            throw incomplete(text.streamErrored(scrub(streamError, call)));
           }
           const delta = assembler.push(chunk as WireCompletion);
           if (delta === undefined || !call.onTextDelta) continue;
+          spoke = true;
           try {
             call.onTextDelta(delta);
           } catch (error) {
@@ -225,53 +224,45 @@ export class OpenAIProvider implements LLMProvider {
         // the usage chunk or [DONE] costs the usage figures, not a second paid turn.
         if (assembler.complete) return assembler.result();
         if (error instanceof IncompleteStream) throw error;
-        if (watchdog.fired) throw stalled();
+        if (watch.stalled) throw stalled();
         const detail = scrub(error instanceof Error ? error.message : String(error), call);
         const reason =
           error instanceof sdk.APIError && !(error instanceof sdk.APIConnectionError)
             ? text.streamErrored(detail)
             : text.streamBroken(detail);
-        throw new IncompleteStream(reason, error);
+        throw incomplete(reason, error);
       }
       if (callbackFailure) throw callbackFailure.error;
       // The SDK ends iteration quietly when its request is aborted, so check why it ended.
       signal?.throwIfAborted();
       if (assembler.complete) return assembler.result();
-      if (watchdog.fired) throw stalled();
-      throw new IncompleteStream(text.streamEndedEarly);
+      if (watch.stalled) throw stalled();
+      throw incomplete(text.streamEndedEarly);
     } finally {
-      watchdog.stop();
-      call.watchdog = undefined;
+      watch.stop();
+      call.watch = undefined;
     }
   }
 
-  /** Run `attempt`, retrying the HTTP failures the SDK would retry, with the shared wait policy. */
+  /** Run `attempt` under the shared HTTP retry policy; the final failure becomes a `ProviderError`. */
   async #withRetries<T>(call: Call, attempt: () => Promise<T>): Promise<T> {
     const { sdk, signal } = call;
-    for (let retries = 0; ; retries += 1) {
-      try {
-        return await attempt();
-      } catch (error) {
-        // An abort wins over whatever the SDK made of it.
-        signal?.throwIfAborted();
-        if (error instanceof IncompleteStream || error instanceof ProviderError) throw error;
-        if (retries >= this.#options.maxRetries || !isRetryable(error, sdk)) {
-          throw toProviderError(error, sdk, { ...call.errorContext, retries });
-        }
-        const headers = error instanceof sdk.APIError ? error.headers : undefined;
-        await sleep(retryDelayMs(headers, retries), signal);
-      }
+    let retries = 0;
+    try {
+      return await withRetries(
+        (made) => {
+          retries = made;
+          return attempt();
+        },
+        retryPolicy(this.#options.maxRetries, signal, sdk),
+      );
+    } catch (error) {
+      // An abort wins over whatever the SDK made of it.
+      signal?.throwIfAborted();
+      if (error instanceof IncompleteStream || error instanceof ProviderError) throw error;
+      throw toProviderError(error, sdk, { ...call.errorContext, retries });
     }
   }
-}
-
-function isRetryable(error: unknown, sdk: Sdk): boolean {
-  if (error instanceof sdk.APIUserAbortError) return false;
-  if (error instanceof sdk.APIConnectionError) return true;
-  if (error instanceof sdk.APIError && typeof error.status === 'number') {
-    return shouldRetryStatus(error.status, error.headers);
-  }
-  return false;
 }
 
 /**

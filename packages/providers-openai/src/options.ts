@@ -1,4 +1,7 @@
-import { ConfigurationError, mergePriceTables, type PriceTable } from '@tiny-claw/core';
+import { mergePriceTables, type PriceTable } from '@tiny-claw/core';
+import { DEFAULT_MAX_RETRIES } from '@tiny-claw/core/utils';
+import { z } from 'zod';
+import { httpUrl, isPriceTable, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
 import { openaiPriceTable } from './price-table.js';
 
 /**
@@ -10,7 +13,8 @@ import { openaiPriceTable } from './price-table.js';
 export type TokenParameter = 'max_tokens' | 'max_completion_tokens';
 
 /**
- * Settings of an {@link OpenAIProvider}. Only `apiKey` and `model` are required.
+ * Settings of an {@link OpenAIProvider}. Only `apiKey` and `model` are required. Names are spelled
+ * as the `openai` SDK spells them (`baseURL`); an unknown or misspelt name is refused.
  *
  * @example
  * const options: OpenAIProviderOptions = { apiKey: process.env.OPENAI_API_KEY ?? '', model: 'gpt-4.1-mini' };
@@ -19,7 +23,7 @@ export interface OpenAIProviderOptions {
   /** Sent as a bearer token; never appears in an error message. */
   apiKey: string;
   /** Any OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1`. Default: the SDK's (`OPENAI_BASE_URL` or api.openai.com). */
-  baseUrl?: string;
+  baseURL?: string;
   model: string;
   /** Output token limit when the request sets none. Not sent when neither sets one. */
   maxTokens?: number;
@@ -30,13 +34,13 @@ export interface OpenAIProviderOptions {
   tokenParameter?: 'auto' | TokenParameter;
   /** Stream the answer (default true); text deltas then reach `onTextDelta` as they arrive. */
   stream?: boolean;
-  /** Retries of a failed HTTP request (408/409/429/5xx, connection errors, timeouts). Default 2. */
+  /** Retries of a failed HTTP request (408/409/429/5xx/529, connection errors, timeouts). Default 2. */
   maxRetries?: number;
   /** Per request, until the response headers arrive. Default 600_000. */
   timeoutMs?: number;
-  /** Stream idle watchdog: abort when no byte arrives for this long. Default 60_000. */
+  /** Stream idle watchdog: once headers arrived, abort when no byte arrives for this long. Default 60_000. */
   idleTimeoutMs?: number;
-  /** Retries of an incomplete, stalled or errored stream. Default 1. */
+  /** Retries of an incomplete, stalled or errored stream that has not yet sent text. Default 1. */
   streamRetries?: number;
   /** A `fetch` to use instead of the global one (tests, proxies). */
   fetch?: typeof fetch;
@@ -55,7 +59,7 @@ export interface OpenAIProviderOptions {
  */
 export interface ResolvedOptions {
   apiKey: string;
-  baseUrl: string | undefined;
+  baseURL: string | undefined;
   model: string;
   maxTokens: number | undefined;
   tokenParameter: 'auto' | TokenParameter;
@@ -78,61 +82,65 @@ export interface ResolvedOptions {
 export const OPENAI_DEFAULTS = {
   tokenParameter: 'auto',
   stream: true,
-  maxRetries: 2,
+  maxRetries: DEFAULT_MAX_RETRIES,
   timeoutMs: 600_000,
   idleTimeoutMs: 60_000,
   streamRetries: 1,
 } as const;
 
+const optionsSchema = z.strictObject({
+  apiKey: nonEmptyText(
+    'a non-empty string: set OPENAI_API_KEY or pass apiKey (any placeholder works for a local server that ignores it)',
+  ),
+  baseURL: httpUrl('http://127.0.0.1:11434/v1').optional(),
+  model: nonEmptyText('a model name such as gpt-4.1-mini (TINY_CLAW_MODEL)'),
+  maxTokens: wholeNumber(1).optional(),
+  tokenParameter: z
+    .custom<'auto' | TokenParameter>(
+      (value) => value === 'auto' || value === 'max_tokens' || value === 'max_completion_tokens',
+      { message: 'one of auto, max_tokens, max_completion_tokens' },
+    )
+    .optional(),
+  stream: z
+    .custom<boolean>((value) => typeof value === 'boolean', { message: 'true or false' })
+    .optional(),
+  maxRetries: wholeNumber(0).optional(),
+  timeoutMs: wholeNumber(1).optional(),
+  idleTimeoutMs: wholeNumber(1).optional(),
+  streamRetries: wholeNumber(0).optional(),
+  fetch: z
+    .custom<typeof fetch>((value) => typeof value === 'function', { message: 'a fetch function' })
+    .optional(),
+  prices: z
+    .custom<PriceTable>(isPriceTable, {
+      message: 'a price table { "<model>": { inputPerMTok, outputPerMTok } } (USD per 1M tokens)',
+    })
+    .optional(),
+});
+
 /**
- * Validate the options and fill in defaults. Throws `ConfigurationError` naming the bad option.
+ * Validate the options and fill in defaults. Throws `ConfigurationError` naming the bad option:
+ * an unknown key (with the closest known option), the old spelling `baseUrl`, or a wrong value.
  *
  * @example
  * resolveOptions({ apiKey: 'sk-…', model: 'gpt-4.1' }).maxRetries; // 2
  */
-export function resolveOptions(options: OpenAIProviderOptions): ResolvedOptions {
-  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
-    throw new ConfigurationError(
-      'OPENAI_API_KEY is required for the openai provider (any placeholder works for a local server that ignores it)',
-    );
-  }
-  if (typeof options.model !== 'string' || options.model.trim() === '') {
-    throw new ConfigurationError('the openai provider needs a model name (TINY_CLAW_MODEL)');
-  }
-  const tokenParameter = options.tokenParameter ?? OPENAI_DEFAULTS.tokenParameter;
-  if (!['auto', 'max_tokens', 'max_completion_tokens'].includes(tokenParameter)) {
-    throw new ConfigurationError(
-      `invalid tokenParameter ${JSON.stringify(tokenParameter)}; accepted: auto, max_tokens, max_completion_tokens`,
-    );
-  }
+export function resolveOptions(input: OpenAIProviderOptions): ResolvedOptions {
+  const options = parseOptions(optionsSchema, input, 'OpenAIProvider', { baseUrl: 'baseURL' });
   return {
     apiKey: options.apiKey,
-    baseUrl: options.baseUrl === undefined || options.baseUrl === '' ? undefined : options.baseUrl,
+    baseURL: options.baseURL,
     model: options.model,
-    maxTokens: optionalCount('maxTokens', options.maxTokens, 1),
-    tokenParameter,
+    maxTokens: options.maxTokens,
+    tokenParameter: options.tokenParameter ?? OPENAI_DEFAULTS.tokenParameter,
     stream: options.stream ?? OPENAI_DEFAULTS.stream,
-    maxRetries: count('maxRetries', options.maxRetries, OPENAI_DEFAULTS.maxRetries, 0),
-    timeoutMs: count('timeoutMs', options.timeoutMs, OPENAI_DEFAULTS.timeoutMs, 1),
-    idleTimeoutMs: count('idleTimeoutMs', options.idleTimeoutMs, OPENAI_DEFAULTS.idleTimeoutMs, 1),
-    streamRetries: count('streamRetries', options.streamRetries, OPENAI_DEFAULTS.streamRetries, 0),
+    maxRetries: options.maxRetries ?? OPENAI_DEFAULTS.maxRetries,
+    timeoutMs: options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? OPENAI_DEFAULTS.idleTimeoutMs,
+    streamRetries: options.streamRetries ?? OPENAI_DEFAULTS.streamRetries,
     fetch: options.fetch,
     prices: options.prices ? mergePriceTables(openaiPriceTable, options.prices) : openaiPriceTable,
   };
-}
-
-function count(name: string, value: number | undefined, fallback: number, min: number): number {
-  return optionalCount(name, value, min) ?? fallback;
-}
-
-function optionalCount(name: string, value: number | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new ConfigurationError(
-      `invalid ${name} ${JSON.stringify(value)}; expected an integer >= ${min}`,
-    );
-  }
-  return value;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * @tiny-claw/core/utils — building blocks the tiny-claw packages share (providers, tracing),
  * kept in one place so each exists once: stable JSON, secret rules and the secret-name rule, redaction and scrubbing, the
- * retry-after policy, an abortable sleep, the stream idle watchdog, response pricing, session keys and the errno check. Not the agent API:
+ * retry-after policy and the retry loop every provider runs, an abortable sleep, the stream idle
+ * watchdog, response pricing, session keys and the errno check. Not the agent API:
  * that is `@tiny-claw/core`.
  *
  * @example
@@ -17,6 +18,7 @@ export {
   workdirHash,
 } from '../session/session-key.js';
 export { isErrnoError } from '../store/errno.js';
+export { type AttemptWatch, watchAttempt } from './attempt-watch.js';
 export { escapedSnippet } from './escaped-snippet.js';
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
@@ -40,3 +42,9 @@ export {
 export { sleep } from './sleep.js';
 export { stableJson } from './stable-json.js';
 export { withCost } from './with-cost.js';
+export {
+  DEFAULT_MAX_RETRIES,
+  isRetryableStatus,
+  type RetryOptions,
+  withRetries,
+} from './with-retries.js';

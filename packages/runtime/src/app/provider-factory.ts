@@ -38,7 +38,7 @@ export async function createProvider(
         tokenParameter: settings.openaiTokenParameter,
         stream: settings.stream === 'on',
         ...(prices ? { prices } : {}),
-        ...(settings.openai.baseUrl ? { baseUrl: settings.openai.baseUrl } : {}),
+        ...(settings.openai.baseUrl ? { baseURL: settings.openai.baseUrl } : {}),
       });
     }
     case 'claude': {
@@ -49,7 +49,7 @@ export async function createProvider(
         maxTokens: settings.maxTokens,
         stream: settings.stream === 'on',
         ...(prices ? { prices } : {}),
-        ...(settings.anthropic.baseUrl ? { baseUrl: settings.anthropic.baseUrl } : {}),
+        ...(settings.anthropic.baseUrl ? { baseURL: settings.anthropic.baseUrl } : {}),
       });
     }
   }
