@@ -55,7 +55,11 @@ export interface AgentOptions {
   systemPrompt?: string;
   /** Extra system text, placed right after the system prompt (built-in or `systemPrompt`). */
   instructions?: string;
-  /** The directory the agent works in (default `process.cwd()`); sessions are bound to it. */
+  /**
+   * The directory the agent works in (default `process.cwd()`): sessions are bound to it, the
+   * project context reads it, and tools get it as `ctx.workdir` (workspace tools without a workdir
+   * of their own work there; the approval risk policy judges calls against it).
+   */
   workdir?: string;
   /** Default step limit of a run (default 20). */
   maxSteps?: number;
