@@ -256,6 +256,11 @@ export interface Tool<A = unknown> {
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
   /** Per-run state to keep across a pause for approval. */
   readonly carry?: ToolCarry;
+  /**
+   * Names of the tools this tool gives the child runs it starts, beyond the calling run's
+   * ({@link SubagentRequest.extraTools}): an agent's policy may name them as well as its own tools.
+   */
+  readonly subagentTools?: readonly string[];
 }
 
 /**
@@ -309,6 +314,8 @@ export interface ToolSpec<S extends z.ZodType<unknown, JsonObject>> {
   parallelSafe?: boolean;
   /** The tool only looks and never changes anything (default false); see {@link Tool.readOnly}. */
   readOnly?: boolean;
+  /** See {@link Tool.subagentTools} (default none). */
+  subagentTools?: readonly string[];
   run(input: z.output<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
@@ -357,6 +364,7 @@ export function defineTool<S extends z.ZodType<unknown, JsonObject>>(
     parameters,
     parallelSafe: spec.parallelSafe ?? false,
     ...(spec.readOnly ? { readOnly: true } : {}),
+    ...(spec.subagentTools ? { subagentTools: [...spec.subagentTools] } : {}),
     parse(args) {
       const parsed = spec.parameters.safeParse(args);
       if (!parsed.success) throw new ToolArgumentsError(describeZodError(parsed.error));

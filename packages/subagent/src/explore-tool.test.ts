@@ -276,3 +276,26 @@ describe('the explore tool', () => {
     );
   });
 });
+
+describe('the explorer’s prompt', () => {
+  const childSystem = async (options: Partial<AgentOptions>) => {
+    const { provider } = await run(
+      [explore('Find the port'), { text: 'PORT is in ports.ts' }, { text: 'done' }],
+      options,
+    );
+    const child = provider.requests.find((r) =>
+      r.messages.some((m) => m.role === 'user' && m.content.includes('Find the port')),
+    );
+    return (child?.messages ?? []).filter((m) => m.role === 'system').map((m) => m.content);
+  };
+
+  it.each([
+    ['the built-in system prompt', {}, /^You are Tiny Claw, a coding agent/],
+    ['the agent’s own systemPrompt', { systemPrompt: 'You are Nimbus.' }, /^You are Nimbus\.$/],
+  ])('follows %s with the agent’s instructions and its own', async (_case, options, first) => {
+    const system = await childSystem({ ...options, instructions: 'Answer in French.' });
+    expect(system).toHaveLength(2);
+    expect(system[0]).toMatch(first);
+    expect(system[1]).toMatch(/^Answer in French\.\n\nYou are an Explorer subagent\./);
+  });
+});

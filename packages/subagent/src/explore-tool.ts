@@ -80,6 +80,8 @@ export function exploreTool(options: ExploreToolOptions = {}): Tool {
         .default(fallback)
         .describe(exploreText.maxSteps(fallback)),
     }),
+    // An agent's policy may name the explorer's own tools (`deny: ['read']` keeps it from reading).
+    subagentTools: own.map((tool) => tool.name),
     run: async ({ task, max_steps }, ctx) => {
       if (!ctx.session)
         return { content: exploreText.noSession, failure: { kind: 'execution_error' } };

@@ -4,7 +4,7 @@
  *
  * @example
  * import { workspaceTools } from '@tiny-claw/tools';
- * const tools = workspaceTools({ workdir: process.cwd(), enabled: ['read', 'edit'] });
+ * const tools = workspaceTools({ enabled: ['read', 'edit'] }); // in the agent's workdir
  *
  * @module
  */

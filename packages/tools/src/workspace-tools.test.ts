@@ -274,16 +274,24 @@ describe('workspaceTools refuses a bad configuration with a ConfigurationError',
     expect(error.message).toContain('read more than once');
   });
 
-  it('a missing or empty workdir, saying what to pass', () => {
-    expect(configurationError({}).message).toContain('workdir is required');
+  it('an empty workdir or options that are not an object, saying what to pass', () => {
     expect(configurationError({ workdir: '  ' }).message).toContain('workdir is empty');
-    expect(configurationError(undefined).message).toContain('workspaceTools({ workdir:');
+    expect(configurationError({ workdir: 7 }).message).toContain('workdir must be a string');
+    expect(configurationError(null).message).toContain(
+      "workspaceTools({ enabled: ['read', 'edit'] })",
+    );
+  });
+
+  it('a relative settings path without a workdir to resolve it against', () => {
+    expect(configurationError({ settingsPaths: ['.env'] }).message).toContain(
+      'settingsPaths has the relative path ".env" but no workdir',
+    );
   });
 
   it('a workdir that does not exist or is a file', () => {
     const missing = configurationError({ workdir: path.join(base, 'nope') });
     expect(missing.message).toContain('ENOENT');
-    expect(missing.message).toContain('workspaceTools({ workdir: process.cwd() })');
+    expect(missing.message).toContain('workdir?: an existing directory');
     const file = configurationError({ workdir: path.join(root, 'a.txt') });
     expect(file.message).toContain('is not a directory');
   });

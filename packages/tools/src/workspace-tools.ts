@@ -47,8 +47,12 @@ export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
  * const options: WorkspaceToolsOptions = { workdir: '/repo', enabled: ['read', 'bash'] };
  */
 export interface WorkspaceToolsOptions {
-  /** The directory the tools work in; resolved to an absolute path once, and it must exist. */
-  workdir: string;
+  /**
+   * The directory the tools work in, pinned: resolved to an absolute path once, and it must
+   * exist. Default: the workdir of the run that calls them (the agent's `workdir`, which is
+   * `process.cwd()` unless `createAgent` is given one), resolved and confined at every call.
+   */
+  workdir?: string;
   /** Which tools to return (default all four); each name at most once. */
   enabled?: readonly WorkspaceToolName[];
   /**
@@ -58,7 +62,7 @@ export interface WorkspaceToolsOptions {
    */
   protectedPaths?: readonly string[];
   /**
-   * Files and folders (absolute, or relative to the workdir) the agent reads its own settings or
+   * Files and folders (absolute, or relative to a pinned `workdir`) the agent reads its own settings or
    * trust from — its API keys among them. `read`, `write` and `edit` refuse them (a missing one
    * too, and through a symlink, `..` or a hard link), and sandboxed commands do not see the ones
    * that exist. A folder among them that lies in the workdir and may not exist yet belongs in
@@ -82,14 +86,15 @@ export interface WorkspaceToolsOptions {
 }
 
 const USAGE =
-  "pass { workdir: an existing directory, enabled?: ['read', 'write', 'edit', 'bash'], protectedPaths?: string[], settingsPaths?: string[], sandbox?: 'auto' | 'bwrap' | 'off' }, " +
-  'for example workspaceTools({ workdir: process.cwd() })';
+  "pass { workdir?: an existing directory, enabled?: ['read', 'write', 'edit', 'bash'], protectedPaths?: string[], settingsPaths?: string[], sandbox?: 'auto' | 'bwrap' | 'off' }, " +
+  "for example workspaceTools({ enabled: ['read', 'edit'] }) to work in the agent's workdir";
 
 // Checked at runtime too: JavaScript callers and config files bypass the types.
 const optionsSchema = z.strictObject({
   workdir: z
-    .string({ error: 'workdir is required and must be a string' })
-    .refine((value) => value.trim() !== '', { error: 'workdir is empty' }),
+    .string({ error: 'workdir must be a string (or left out for the agent’s workdir)' })
+    .refine((value) => value.trim() !== '', { error: 'workdir is empty' })
+    .optional(),
   enabled: z.array(z.string()).optional(),
   protectedPaths: z.array(z.string()).optional(),
   settingsPaths: z
@@ -168,14 +173,14 @@ const SETTINGS_ADVICE =
  */
 function refusingSettings<A extends { path: string }>(
   tool: Tool<A>,
-  workdir: string,
+  workdir: string | undefined,
   settingsPaths: readonly string[],
 ): Tool<A> {
   if (settingsPaths.length === 0) return tool;
   return {
     ...tool,
     run: async (args: A, ctx: ToolContext): Promise<ToolOutput> => {
-      const guarded = await resolveInWorkdir(workdir, args.path, {
+      const guarded = await resolveInWorkdir(workdir ?? ctx.workdir, args.path, {
         access: 'read',
         settingsPaths,
       });
@@ -202,31 +207,44 @@ function hiding(
 
 /**
  * The workspace tools — `read`, `write`, `edit` and `bash`, in that order, filtered by
- * `enabled` — bound to one workdir (a call's `ctx.workdir` cannot move them), sharing one path
- * guard configuration and one read ledger: a file read through this `read` may then be changed
+ * `enabled` — working in the workdir of the run that calls them (`ctx.workdir`: the agent's
+ * `workdir`), or, given `workdir`, bound to that one (a call's `ctx.workdir` cannot move them).
+ * Either way every path is resolved against the real path of that workdir and confined to it by
+ * the same path guard, protected paths and sandbox. They share one read ledger: a file read through this `read` may then be changed
  * through this `edit` or `write` in the same run, and a file the run has not read (or that
  * changed since) is refused. `bash` runs in the bubblewrap sandbox where it works (`sandbox`).
  * The agent's own settings (`settingsPaths`) are out of every tool's reach.
  *
- * @throws ConfigurationError when `workdir` is missing or is not an existing directory, when
+ * @throws ConfigurationError when a given `workdir` is not an existing directory, when a
+ * `settingsPaths` entry is relative without a `workdir` to resolve it against, when
  * `enabled` names an unknown tool or one tool twice, when an option is not recognised, or when
  * `bash` is enabled with `sandbox: 'bwrap'` and bubblewrap cannot work here.
  *
  * @example
- * const tools = workspaceTools({ workdir: process.cwd(), enabled: ['read', 'edit'] });
+ * const tools = workspaceTools({ enabled: ['read', 'edit'] });
  * tools.map((tool) => tool.name); // ['read', 'edit']
+ * const agent = createAgent({ provider, workdir: '/srv/repo', tools }); // they work in /srv/repo
  */
-export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
+export function workspaceTools(options: WorkspaceToolsOptions = {}): Tool[] {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
     throw configurationError(`${describeZodError(parsed.error)}; ${USAGE}`);
   }
   const names = enabledNames(parsed.data.enabled);
-  const workdir = resolveWorkdir(parsed.data.workdir);
+  const workdir =
+    parsed.data.workdir === undefined ? undefined : resolveWorkdir(parsed.data.workdir);
   const protectedPaths = parsed.data.protectedPaths ?? [];
-  const settingsPaths = (parsed.data.settingsPaths ?? []).map((entry) =>
-    path.resolve(workdir, entry),
-  );
+  const settingsPaths = (parsed.data.settingsPaths ?? []).map((entry) => {
+    if (workdir !== undefined) return path.resolve(workdir, entry);
+    // Without a pinned workdir there is nothing to resolve a relative path against here, and
+    // the sandbox hides these paths before any call says which workdir it runs in.
+    if (!path.isAbsolute(entry)) {
+      throw configurationError(
+        `settingsPaths has the relative path ${JSON.stringify(entry)} but no workdir to resolve it against; pass absolute settingsPaths, or pin workdir`,
+      );
+    }
+    return path.resolve(entry);
+  });
   const sandbox = hiding(parsed.data.sandbox ?? 'auto', settingsPaths);
   if (names.includes('bash')) {
     const resolved = resolveSandbox(normalizeSandboxOptions(sandbox));

@@ -15,6 +15,7 @@ import type { StateStore } from '../store/state-store.js';
 import type { Tool, ToolMiddleware } from '../tool.js';
 import { ToolRegistry } from '../tool-registry.js';
 import { Agent } from './agent.js';
+import { checkPolicy } from './check-policy.js';
 import { agentText } from './strings.js';
 import { isAllowed, policyMiddleware, type ToolPolicy } from './tool-policy.js';
 
@@ -40,11 +41,25 @@ export interface AgentOptions {
    * a paused run stops with `approval_required` and continues with `agent.resume`.
    */
   approvals?: ApprovalGate;
-  /** Which tools may be shown and run; applied once, so both always agree. */
+  /**
+   * Which tools may be shown and run; applied once, so both always agree. Default: every tool.
+   * `deny` wins over `allow`; `allow: []` allows none. A name that is not one of `tools` is a
+   * ConfigurationError naming the closest tool, never ignored.
+   */
   policy?: ToolPolicy;
-  /** Extra system text, placed right after the built-in system prompt. */
+  /**
+   * Replaces the built-in system prompt ("You are Tiny Claw, a coding agent …"), the first system
+   * message of every run (default: the built-in one). `instructions`, the project context, memory
+   * and the prompt still follow it, as they follow the built-in one. Must be a non-empty string.
+   */
+  systemPrompt?: string;
+  /** Extra system text, placed right after the system prompt (built-in or `systemPrompt`). */
   instructions?: string;
-  /** The directory the agent works in (default `process.cwd()`); sessions are bound to it. */
+  /**
+   * The directory the agent works in (default `process.cwd()`): sessions are bound to it, the
+   * project context reads it, and tools get it as `ctx.workdir` (workspace tools without a workdir
+   * of their own work there; the approval risk policy judges calls against it).
+   */
   workdir?: string;
   /** Default step limit of a run (default 20). */
   maxSteps?: number;
@@ -99,7 +114,14 @@ export function createAgent(options: AgentOptions): Agent {
   if (typeof provider?.complete !== 'function' || typeof provider.name !== 'string') {
     throw new ConfigurationError(agentText.providerRequired);
   }
-  const policy = checkPolicy(options.policy ?? {});
+  const tools = [...(options.tools ?? [])];
+  const seen = new Set<string>();
+  tools.forEach((tool, index) => {
+    if (!isTool(tool)) throw new ConfigurationError(agentText.notATool(index));
+    if (seen.has(tool.name)) throw new ConfigurationError(agentText.duplicateTool(tool.name));
+    seen.add(tool.name);
+  });
+  const policy = checkPolicy(options.policy, tools);
   const registry = new ToolRegistry().use(policyMiddleware(policy));
   const approvals = options.approvals;
   if (approvals !== undefined) {
@@ -113,13 +135,7 @@ export function createAgent(options: AgentOptions): Agent {
       throw new ConfigurationError(agentText.notAMiddleware(index));
     registry.use(middleware);
   });
-  const seen = new Set<string>();
-  (options.tools ?? []).forEach((tool, index) => {
-    if (!isTool(tool)) throw new ConfigurationError(agentText.notATool(index));
-    if (seen.has(tool.name)) throw new ConfigurationError(agentText.duplicateTool(tool.name));
-    seen.add(tool.name);
-    if (isAllowed(tool.name, policy)) registry.register(tool);
-  });
+  for (const tool of tools) if (isAllowed(tool.name, policy)) registry.register(tool);
   const mode = options.mode ?? 'act';
   if (!runModes.includes(mode)) throw new ConfigurationError(agentText.badMode(mode, runModes));
   if (
@@ -127,6 +143,13 @@ export function createAgent(options: AgentOptions): Agent {
     (typeof options.workdir !== 'string' || options.workdir === '')
   ) {
     throw new ConfigurationError(agentText.badWorkdir(options.workdir));
+  }
+  const systemPrompt = options.systemPrompt;
+  if (
+    systemPrompt !== undefined &&
+    (typeof systemPrompt !== 'string' || systemPrompt.trim() === '')
+  ) {
+    throw new ConfigurationError(agentText.badSystemPrompt(systemPrompt));
   }
   const logger = options.logger ?? nullLogger;
   const projectContext = checkProjectContext(options.projectContext);
@@ -144,7 +167,7 @@ export function createAgent(options: AgentOptions): Agent {
       tracer: options.tracer,
       approvals,
       logger,
-      context: new ContextBuilder(),
+      context: new ContextBuilder(systemPrompt === undefined ? {} : { systemPrompt }),
       instructions: options.instructions,
       projectContext,
       maxTokens:
@@ -170,22 +193,6 @@ export function createAgent(options: AgentOptions): Agent {
       listeners: options.onEvent ? [options.onEvent] : [],
     },
   });
-}
-
-function checkPolicy(policy: ToolPolicy): ToolPolicy {
-  for (const field of ['allow', 'deny'] as const) {
-    const names = policy[field];
-    if (
-      names !== undefined &&
-      (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
-    ) {
-      throw new ConfigurationError(agentText.badPolicy(field));
-    }
-  }
-  return {
-    ...(policy.allow ? { allow: [...policy.allow] } : {}),
-    ...(policy.deny ? { deny: [...policy.deny] } : {}),
-  };
 }
 
 /**

@@ -19,12 +19,31 @@ export const agentText = {
     `middleware[${index}] is not a function: a middleware is (ctx, next) => Promise<ToolExecutionResult>.`,
   badPolicy: (field: string): string =>
     `policy.${field} must be an array of tool names, e.g. { ${field}: ['shell'] }.`,
+  policyNotAnObject:
+    "policy must be an object with allow and/or deny lists of tool names, e.g. { deny: ['shell'] }.",
+  policyUnknownField: (fields: readonly string[]): string =>
+    `policy has ${fields.map((f) => JSON.stringify(f)).join(', ')}, which ${fields.length === 1 ? 'is not a policy field' : 'are not policy fields'}: a policy has only allow and deny.`,
+  unknownPolicyName: (
+    field: 'allow' | 'deny',
+    name: string,
+    closest: string | undefined,
+    known: readonly string[],
+  ): string =>
+    `policy.${field} names ${JSON.stringify(name)}, which is not a tool of this agent${
+      closest === undefined ? '' : ` (did you mean ${JSON.stringify(closest)}?)`
+    }: ${
+      known.length > 0
+        ? `its tools are ${known.join(', ')}; correct the name, or remove it`
+        : 'it has no tools; remove the entry, or pass the tool in tools'
+    }. Tool names are compared exactly, case included.`,
   badPositiveInteger: (field: string, value: unknown): string =>
     `${field} must be an integer of at least 1, got ${JSON.stringify(value) ?? String(value)}.`,
   badMode: (value: unknown, modes: readonly string[]): string =>
     `mode must be one of ${modes.join(', ')}, got ${JSON.stringify(value) ?? String(value)}.`,
   badWorkdir: (value: unknown): string =>
     `workdir must be a directory path, got ${JSON.stringify(value) ?? String(value)}.`,
+  badSystemPrompt: (value: unknown): string =>
+    `systemPrompt must be a non-empty string, got ${JSON.stringify(value) ?? String(value)}: pass the text that replaces the built-in system prompt, or leave systemPrompt out to keep it.`,
   projectContextTrue:
     'projectContext: true is no longer accepted: core reads no project file by itself. To send AGENTS.md and the project skills, pass projectContext: workspaceContext() (workspaceContext from @tiny-claw/workspace); leave it out for none.',
   notAProjectContext:

@@ -2,9 +2,11 @@ import type { ToolMiddleware } from '../tool.js';
 import { agentText } from './strings.js';
 
 /**
- * Which tools an agent may use: `deny` always wins; without `allow` (or with an empty one) every
- * tool not denied is allowed. The same policy decides both what the model is shown and what may
- * run, so the two can never disagree.
+ * Which tools an agent may use: `deny` always wins; without `allow` every tool not denied is
+ * allowed, and `allow: []` allows none. Every name must be one of the agent's tools (or a tool one
+ * of them gives its child runs); `createAgent` refuses any other name, so a typo can never leave a
+ * tool enabled. The same policy decides both what the model is shown and what may run, so the two
+ * can never disagree.
  *
  * @example
  * const policy: ToolPolicy = { deny: ['shell'] };
@@ -36,10 +38,11 @@ export type ToolPolicyCode = (typeof toolPolicyCodes)[number];
  * @example
  * refusingList('shell', { deny: ['shell'] }); // 'deny'
  * refusingList('lookup', { allow: ['search'] }); // 'allow'
+ * refusingList('lookup', { allow: [] }); // 'allow'
  */
 export function refusingList(name: string, policy: ToolPolicy): 'deny' | 'allow' | undefined {
   if (policy.deny?.includes(name)) return 'deny';
-  if (policy.allow && policy.allow.length > 0 && !policy.allow.includes(name)) return 'allow';
+  if (policy.allow && !policy.allow.includes(name)) return 'allow';
   return undefined;
 }
 

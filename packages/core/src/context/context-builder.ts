@@ -42,8 +42,19 @@ export interface BuiltContext {
 }
 
 /**
- * Compose what the model sees at the start of a run, in this order: the core system prompt, the
- * agent's instructions, the project context's system messages (with `workspaceContext()`:
+ * Options of a {@link ContextBuilder}.
+ *
+ * @example
+ * const options: ContextBuilderOptions = { systemPrompt: 'You are a release-notes writer.' };
+ */
+export interface ContextBuilderOptions {
+  /** The first system message of every run, in place of the core system prompt (default: it). */
+  systemPrompt?: string;
+}
+
+/**
+ * Compose what the model sees at the start of a run, in this order: the system prompt (the core
+ * one unless the builder was given its own), the agent's instructions, the project context's system messages (with `workspaceContext()`:
  * AGENTS.md, the skill index, the active skill), then recent memory as a delimited user-role block
  * of past conversation data, and the trimmed user prompt. Without a project context nothing is
  * read from the workdir.
@@ -57,8 +68,14 @@ export interface BuiltContext {
  * });
  */
 export class ContextBuilder {
+  readonly #systemPrompt: string;
+
+  constructor(options: ContextBuilderOptions = {}) {
+    this.#systemPrompt = options.systemPrompt ?? coreSystemPrompt;
+  }
+
   async build(input: BuildContextInput): Promise<BuiltContext> {
-    const messages: Message[] = [msg.system(coreSystemPrompt)];
+    const messages: Message[] = [msg.system(this.#systemPrompt)];
     const instructions = input.instructions?.trim();
     if (instructions) messages.push(msg.system(instructions));
     const project: LoadedProjectContext = input.project

@@ -45,6 +45,7 @@ function delegate(
     name: 'delegate',
     description: 'asks a child',
     parameters: z.object({ task: z.string() }),
+    subagentTools: extraTools.map((tool) => tool.name),
     run: async ({ task }, ctx) => {
       if (!ctx.subagents || !ctx.session)
         return { content: 'no host', failure: { kind: 'execution_error' } };

@@ -10,6 +10,7 @@ import {
 } from './approval-factory.js';
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
+import { runtimePolicy } from './runtime-policy.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { createRuntimeTools } from './tool-factory.js';
 import { createRuntimeTracing } from './tracer-factory.js';
@@ -67,7 +68,7 @@ export async function createApplication(
   const agent = createAgent({
     provider,
     tools,
-    policy: { allow: settings.toolAllowlist, deny: settings.toolDenylist },
+    policy: runtimePolicy(settings, tools),
     workdir: settings.workdir,
     projectContext: workspaceContext(),
     store,

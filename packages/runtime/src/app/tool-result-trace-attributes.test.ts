@@ -73,7 +73,10 @@ const editUnread = { name: 'edit', arguments: { path: 'a.txt', old_text: 'x', ne
 describe('the trace attributes of a tool result', () => {
   it('name each way a call ends as trace files always have', async () => {
     const app = await createApplication(
-      settingsWith({ TINY_CLAW_ENABLED_TOOLS: 'read,write,edit', TINY_CLAW_TOOL_DENYLIST: 'bash' }),
+      settingsWith({
+        TINY_CLAW_ENABLED_TOOLS: 'read,write,edit,bash',
+        TINY_CLAW_TOOL_DENYLIST: 'bash',
+      }),
       {
         provider: new ScriptedProvider({
           turns: [

@@ -1,3 +1,4 @@
+import { editDistance } from './edit-distance.js';
 import type { SettingsFile } from './setting-lookup.js';
 import { SETTING_VARIABLE_NAMES } from './setting-variables.js';
 import type { SettingWarning } from './settings-schema.js';
@@ -94,26 +95,4 @@ export function closestKnownName(name: string): string {
 
 function isChecked(name: string): boolean {
   return CHECKED_PREFIXES.some((prefix) => name.startsWith(prefix));
-}
-
-/**
- * Levenshtein distance with one row of memory. Hand-written because the inputs are variable names
- * of a few dozen characters compared against a few dozen candidates: a dependency would cost more
- * at start-up than this loop.
- */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        substitution,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }

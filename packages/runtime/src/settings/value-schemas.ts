@@ -1,5 +1,6 @@
 import { isAbsolute, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { editDistance } from './edit-distance.js';
 
 /**
  * Zod schemas that turn one raw environment string into a typed value. Every failure message is
@@ -89,7 +90,7 @@ export function toolListSchema(): z.ZodType<readonly ToolName[], string> {
     const names = splitList(value).map((name) => name.toLowerCase());
     const unknown = [...new Set(names.filter((name) => !isToolName(name)))];
     if (unknown.length > 0) {
-      const quoted = unknown.map((name) => JSON.stringify(name)).join(', ');
+      const quoted = unknown.map((name) => `${JSON.stringify(name)}${suggestion(name)}`).join(', ');
       const noun = unknown.length === 1 ? 'tool' : 'tools';
       ctx.addIssue({
         code: 'custom',
@@ -100,6 +101,19 @@ export function toolListSchema(): z.ZodType<readonly ToolName[], string> {
     }
     return Object.freeze([...new Set(names as ToolName[])].sort());
   });
+}
+
+/**
+ * ` (did you mean "bash"?)` for a name at most two edits from a tool name (the closest, the first
+ * in order on a tie), else nothing: a typo gets the fix, a name of something else does not get a
+ * far-fetched one.
+ */
+function suggestion(name: string): string {
+  let best: ToolName = TOOL_NAMES[0];
+  for (const candidate of TOOL_NAMES) {
+    if (editDistance(name, candidate) < editDistance(name, best)) best = candidate;
+  }
+  return editDistance(name, best) <= 2 ? ` (did you mean "${best}"?)` : '';
 }
 
 /**
