@@ -1,7 +1,12 @@
-import { mergePriceTables, type PriceTable } from '@tiny-claw/core';
-import { DEFAULT_MAX_RETRIES } from '@tiny-claw/core/utils';
+import { mergePriceTables, type PriceTable, priceTableSchema } from '@tiny-claw/core';
+import {
+  DEFAULT_MAX_RETRIES,
+  httpUrl,
+  nonEmptyText,
+  parseOptions,
+  wholeNumber,
+} from '@tiny-claw/core/utils';
 import { z } from 'zod';
-import { httpUrl, isPriceTable, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
 import { openaiPriceTable } from './price-table.js';
 
 /**
@@ -112,7 +117,7 @@ const optionsSchema = z.strictObject({
     .custom<typeof fetch>((value) => typeof value === 'function', { message: 'a fetch function' })
     .optional(),
   prices: z
-    .custom<PriceTable>(isPriceTable, {
+    .custom<PriceTable>((value) => priceTableSchema.safeParse(value).success, {
       message: 'a price table { "<model>": { inputPerMTok, outputPerMTok } } (USD per 1M tokens)',
     })
     .optional(),

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors.js';
 import type { Tool } from '../tool.js';
-import { closestName } from './closest-name.js';
+import { closestName } from '../utils/closest-name.js';
 import { agentText } from './strings.js';
 import type { ToolPolicy } from './tool-policy.js';
 

@@ -19,9 +19,11 @@ export {
 } from '../session/session-key.js';
 export { isErrnoError } from '../store/errno.js';
 export { type AttemptWatch, watchAttempt } from './attempt-watch.js';
+export { type ClosestNameOptions, closestName, editDistance } from './closest-name.js';
 export { escapedSnippet } from './escaped-snippet.js';
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
+export { httpUrl, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
 export { redactSecrets } from './redact-secrets.js';
 export {
   backoffMs,

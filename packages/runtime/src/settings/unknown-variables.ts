@@ -1,4 +1,4 @@
-import { editDistance } from './edit-distance.js';
+import { editDistance } from '@tiny-claw/core/utils';
 import type { SettingsFile } from './setting-lookup.js';
 import { SETTING_VARIABLE_NAMES } from './setting-variables.js';
 import type { SettingWarning } from './settings-schema.js';

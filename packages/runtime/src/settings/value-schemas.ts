@@ -1,6 +1,6 @@
 import { isAbsolute, resolve, sep } from 'node:path';
+import { editDistance } from '@tiny-claw/core/utils';
 import { z } from 'zod';
-import { editDistance } from './edit-distance.js';
 
 /**
  * Zod schemas that turn one raw environment string into a typed value. Every failure message is

@@ -1,12 +1,13 @@
-import { ConfigurationError } from '@tiny-claw/core';
 import { z } from 'zod';
-import { closestOption } from './closest-option.js';
+import { ConfigurationError } from '../errors.js';
+import { closestName } from './closest-name.js';
 
 /**
- * Check a provider's options object against its strict schema and turn the first problem into a
+ * Check an options object (a provider's, a tool's) against its strict schema and turn the first problem into a
  * `ConfigurationError` that says what was wrong and what to write instead. JavaScript callers get
  * no type check, so a misspelt option (`baseurl`) must fail here rather than be dropped and send
- * the user's key to the default endpoint. `renamed` maps old spellings to the current ones.
+ * the user's key to the default endpoint. `renamed` maps old spellings to the current ones;
+ * the values of `secretKeys` (default `apiKey`) never appear in a message.
  *
  * @example
  * const options = parseOptions(schema, input, 'OpenAIProvider', { baseUrl: 'baseURL' });
@@ -16,10 +17,11 @@ export function parseOptions<Shape extends z.core.$ZodLooseShape>(
   input: unknown,
   label: string,
   renamed: Readonly<Record<string, string>>,
+  secretKeys: readonly string[] = ['apiKey'],
 ): z.output<z.ZodObject<Shape, z.core.$strict>> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ConfigurationError(
-      `${label} needs an options object such as { apiKey, model }; got ${describe('', input)}.`,
+      `${label} needs an options object such as { apiKey, model }; got ${describe('', input, secretKeys)}.`,
     );
   }
   const known = Object.keys(schema.shape);
@@ -31,7 +33,10 @@ export function parseOptions<Shape extends z.core.$ZodLooseShape>(
         `${label} option "${key}" is now spelled "${current}", as the vendor SDKs spell it: use ${current}.`,
       );
     }
-    const guess = closestOption(key, known);
+    const guess = closestName(key, known, {
+      loose: true,
+      maxDistance: Math.max(1, Math.floor(key.length / 3)),
+    });
     const hint = guess === undefined ? '' : ` Did you mean ${guess}?`;
     throw new ConfigurationError(
       `${label} has no option "${key}".${hint} Known options: ${known.join(', ')}.`,
@@ -43,7 +48,7 @@ export function parseOptions<Shape extends z.core.$ZodLooseShape>(
   const key = issue.path.map(String).join('.');
   const value = (input as Record<string, unknown>)[String(issue.path[0])];
   throw new ConfigurationError(
-    `Invalid ${label} option ${key} = ${describe(key, value)}: expected ${issue.message}.`,
+    `Invalid ${label} option ${key} = ${describe(key, value, secretKeys)}: expected ${issue.message}.`,
   );
 }
 
@@ -93,31 +98,9 @@ export function nonEmptyText(rule: string) {
   });
 }
 
-/**
- * Whether `value` is a price table: model name → `{ inputPerMTok, outputPerMTok }` and optional
- * cache rates, every rate a finite number ≥ 0.
- *
- * @example
- * isPriceTable({ 'my-model': { inputPerMTok: 1, outputPerMTok: 2 } }); // true
- */
-export function isPriceTable(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const rate = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
-  const optionalRate = (n: unknown) => n === undefined || rate(n);
-  return Object.values(value).every(
-    (price: unknown) =>
-      typeof price === 'object' &&
-      price !== null &&
-      rate((price as Record<string, unknown>).inputPerMTok) &&
-      rate((price as Record<string, unknown>).outputPerMTok) &&
-      optionalRate((price as Record<string, unknown>).cachedInputPerMTok) &&
-      optionalRate((price as Record<string, unknown>).cacheWritePerMTok),
-  );
-}
-
-/** The offending value, short; the key itself is never shown. */
-function describe(key: string, value: unknown): string {
-  if (key === 'apiKey') {
+/** The offending value, short; the value of a secret option (`secretKeys`) is never shown. */
+function describe(key: string, value: unknown, secretKeys: readonly string[]): string {
+  if (secretKeys.includes(key)) {
     if (typeof value !== 'string') return value == null ? String(value) : `a ${typeof value}`;
     return value === '' ? '""' : 'a blank string';
   }
