@@ -1,4 +1,4 @@
-import type { RunEventListener, RunResult } from '@tiny-claw/core';
+import { describeRunError, type RunEventListener, type RunResult } from '@tiny-claw/core';
 import type { Application } from '@tiny-claw/runtime';
 import { askDecision } from './approval-prompt.js';
 import { renderApprovalRequest } from './approval-request-view.js';
@@ -103,7 +103,9 @@ async function printRunResult(
     const { state: _state, ...printed } = result;
     out.stdout(`${printableJson(printed)}\n`);
   } else if (result.stopReason === 'provider_error') {
-    out.stderr(`tiny-claw: ${printable(result.text, { multiline: true })}\n`);
+    // What failed, never the model's text; a result from before `error` carried it in the text.
+    const failure = result.error ? describeRunError(result.error) : result.text;
+    out.stderr(`tiny-claw: ${printable(failure, { multiline: true })}\n`);
   } else if (!paused && (terminal.lastStreamedText() !== result.text || result.text === '')) {
     // A paused run has no answer: its text is the note the model got, so stdout stays empty.
     // On a terminal the answer is made safe to show; piped, it stays byte for byte what the

@@ -113,20 +113,27 @@ describe('terminal output', () => {
   it('tags the start, tool lines and finish of a nested run with its session, and streams none of its text', () => {
     const { out, emit } = capture(true);
     const childSession = { ...session, key: 'parent-k-explore-0123456789ab' };
+    // A child's events carry the calling run's id; its own run.finish does not end the parent.
+    const nested = (event: RunEvent): RunEvent => ({ ...event, parentRunId: 'r' });
     emit(
       start(),
-      { ...start('child', { runId: 'r', toolCallId: '1' }), session: childSession } as RunEvent,
-      step('child'),
-      { type: 'text.delta', runId: 'child', step: 1, text: 'child thinking' },
-      toolStart(call, 'child'),
-      { ...toolEnd({ content: 'abc', isError: false }), runId: 'child' } as RunEvent,
+      nested({
+        ...start('child', { runId: 'r', toolCallId: '1' }),
+        session: childSession,
+      } as RunEvent),
+      nested(step('child')),
+      nested({ type: 'text.delta', runId: 'child', step: 1, text: 'child thinking' }),
+      nested(toolStart(call, 'child')),
+      nested({ ...toolEnd({ content: 'abc', isError: false }), runId: 'child' } as RunEvent),
     );
-    emit({
-      type: 'run.finish',
-      runId: 'child',
-      result: { stopReason: 'final', steps: 2 } as never,
-      state: {} as never,
-    });
+    emit(
+      nested({
+        type: 'run.finish',
+        runId: 'child',
+        result: { stopReason: 'final', steps: 2 } as never,
+        state: {} as never,
+      }),
+    );
     expect(out.stdout).toBe('');
     expect(out.stderr.split('\n')).toEqual([
       '[subagent_session=parent-k-explore-0123456789ab] started (max 3 steps)',
@@ -141,8 +148,8 @@ describe('terminal output', () => {
     const { out, emit } = capture(false);
     emit(
       start(),
-      start('other', { runId: 'elsewhere', toolCallId: '1' }),
-      toolStart(call, 'other'),
+      { ...start('other', { runId: 'elsewhere', toolCallId: '1' }), parentRunId: 'elsewhere' },
+      { ...toolStart(call, 'other'), parentRunId: 'elsewhere' },
     );
     expect(out.stderr).toBe('');
   });

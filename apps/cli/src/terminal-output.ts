@@ -126,16 +126,14 @@ export function createTerminalOutput(options: TerminalOutputOptions): TerminalOu
   return {
     lastStreamedText: () => streamed,
     onEvent: (event) => {
-      if (event.type === 'run.start' && runId === undefined) runId = event.runId;
-      if (event.runId === runId) {
-        show(event);
+      // A nested run's events name the run that started it; the run shown here names none.
+      const parentRunId = event.parentRunId;
+      if (parentRunId === undefined) {
+        if (event.type === 'run.start' && runId === undefined) runId = event.runId;
+        if (event.runId === runId) show(event);
         return;
       }
-      if (
-        event.type === 'run.start' &&
-        event.parent &&
-        (event.parent.runId === runId || nested.has(event.parent.runId))
-      ) {
+      if (event.type === 'run.start' && (parentRunId === runId || nested.has(parentRunId))) {
         nested.set(event.runId, event.session.key);
       }
       const session = nested.get(event.runId);

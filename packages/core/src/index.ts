@@ -57,6 +57,7 @@ export {
   TinyClawError,
   ToolError,
 } from './errors.js';
+export { describeRunError } from './loop/run-error.js';
 export type {
   ApprovalRequestRef,
   BatchCall,
@@ -69,8 +70,11 @@ export type {
 export { batchCallStatuses, RUN_STATE_VERSION, runStateSchema } from './loop/run-state.js';
 export {
   type Phase,
+  type RunError,
+  type RunErrorKind,
   type RunMode,
   type RunResult,
+  runErrorKinds,
   runModes,
   runResultSchema,
   type StopDetail,
@@ -105,6 +109,7 @@ export {
   type ModelStartEvent,
   type RunCaller,
   type RunEvent,
+  type RunEventBase,
   type RunEventListener,
   type RunFinishEvent,
   type RunStartEvent,

@@ -83,7 +83,11 @@ async function run(
     ...options,
   });
   const events: RunEvent[] = [];
-  const result = await agent.run(prompt, { onEvent: (event) => void events.push(event) });
+  // A named session: these tests read what the runs remember.
+  const result = await agent.run(prompt, {
+    session: 'default',
+    onEvent: (event) => void events.push(event),
+  });
   const finish = events.find(
     (event): event is Extract<RunEvent, { type: 'run.finish' }> =>
       event.type === 'run.finish' && event.runId === result.runId,

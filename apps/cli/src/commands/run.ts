@@ -52,7 +52,8 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
           signal,
           onEvent,
           requestedBy: actor,
-          ...(args.session === undefined ? {} : { session: args.session }),
+          // The CLI remembers between runs: without --session, in the workdir's `default` session.
+          session: args.session ?? 'default',
         }),
       {
         app,

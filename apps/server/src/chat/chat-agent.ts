@@ -1,6 +1,7 @@
 import {
   ApprovalError,
   type ApprovalRequiredEvent,
+  describeRunError,
   type Logger,
   type RunEventListener,
   type RunMode,
@@ -337,8 +338,14 @@ export class ChatAgent {
         }
         return;
       default: {
-        // A cancelled run's own text only repeats that it was cancelled.
-        const text = result.stopReason === 'cancelled' ? '' : result.text.trim();
+        // A cancelled run's own text only repeats that it was cancelled; a failed run says what
+        // failed (its text is only what the model said before).
+        const text =
+          result.stopReason === 'cancelled'
+            ? ''
+            : result.error
+              ? describeRunError(result.error)
+              : result.text.trim();
         const parts = [chatText.stopped(result.stopReason, result.steps), text];
         outbox.text(parts.filter((part) => part !== '').join('\n\n'), replyTo);
       }

@@ -149,7 +149,12 @@ describe('the agent loop', () => {
       stopDetail: 'empty_turns',
       steps: 3,
     });
-    expect(result.text).toContain('3 empty replies');
+    expect(result.text).toBe('');
+    expect(result.error).toEqual({
+      kind: 'empty_turns',
+      message: expect.stringContaining('3 empty replies'),
+      retryable: false,
+    });
     expect(provider.requests[1]?.messages.at(-1)?.content).toContain('Your last reply was empty');
   });
 
@@ -169,9 +174,13 @@ describe('the agent loop', () => {
     };
     const store = createMemoryStore();
     const agent = createAgent({ provider: failing, store, workdir });
-    const result = await agent.run('go');
-    expect(result).toMatchObject({ stopReason: 'provider_error', steps: 1 });
-    expect(result.text).toContain('upstream said 500');
+    const result = await agent.run('go', { session: 'default' });
+    expect(result).toMatchObject({ stopReason: 'provider_error', steps: 1, text: '' });
+    expect(result.error).toEqual({
+      kind: 'unknown',
+      message: 'upstream said 500',
+      retryable: false,
+    });
     expect(await store.memory(await agent.session()).readRecent()).toEqual([]);
   });
 

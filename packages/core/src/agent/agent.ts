@@ -7,6 +7,7 @@ import {
 } from '../approval/approval-gate.js';
 import { ConfigurationError } from '../errors.js';
 import { resumeRun } from '../loop/resume-run.js';
+import { newRunId } from '../loop/run-frame.js';
 import { type RunState, runStateSchema } from '../loop/run-state.js';
 import { type RunMode, type RunResult, runModes } from '../loop/run-types.js';
 import type { RunSetup } from '../loop/start-run.js';
@@ -14,10 +15,12 @@ import { startRun } from '../loop/start-run.js';
 import type { RunEvent, RunEventListener } from '../observe/run-events.js';
 import type { LLMProvider } from '../provider.js';
 import { cliSession } from '../session/resolve-session.js';
+import { isRunSession, runSession } from '../session/run-session.js';
 import type { SessionRef } from '../session/session-ref.js';
 import type { StateStore } from '../store/state-store.js';
 import { RunEventStream } from './event-stream.js';
 import { assertPromptSize } from './prompt-limit.js';
+import { linkSignals } from './run-signal.js';
 import { agentText } from './strings.js';
 
 /**
@@ -28,8 +31,11 @@ import { agentText } from './strings.js';
  */
 export interface AgentRunOptions {
   /**
-   * The session whose memory and plan the run uses: a name (a session of the agent's workdir,
-   * `default` when omitted — the same one the CLI's `--session NAME` uses) or a resolved session.
+   * The session whose memory and plan the run uses: a name (a session of the agent's workdir, the
+   * same one the CLI's `--session NAME` uses) or a resolved session. Memory is carried only within
+   * a session. Omitted: the run starts fresh and keeps nothing — it reads no memory, writes no
+   * memory line, keeps its plan (plan modes) inside the run, and gets a session of its own, keyed
+   * by its run id, only so that a pause for approval can be resumed.
    */
   session?: string | SessionRef;
   maxSteps?: number;
@@ -54,7 +60,11 @@ export interface AgentRunOptions {
  * await agent.resume(result.approvalId!, { decision: 'reject', actor: 'cli:alice', reason: 'not today' });
  */
 export interface AgentResumeOptions extends ApprovalDecision {
-  /** The session the decision is made from (default: the agent's default session). */
+  /**
+   * The session the decision is made from. Omitted: the paused run's own session when that run
+   * was started without one (known to this agent, or found in its store), else the `default`
+   * session of the agent's workdir.
+   */
   session?: string | SessionRef;
   signal?: AbortSignal;
   onEvent?: RunEventListener;
@@ -91,6 +101,9 @@ export interface AgentStateResumeOptions {
   onEvent?: RunEventListener;
 }
 
+/** How many paused runs without a session an agent keeps the session of, by approval id. */
+const MAX_PAUSED_RUNS = 1000;
+
 /** What {@link Agent} is made of; built by `createAgent`. */
 export interface AgentParts {
   setup: RunSetup;
@@ -102,7 +115,8 @@ export interface AgentParts {
 
 /**
  * A configured agent: a provider, tools behind one policy, a store. Each `run` is independent and
- * several may run at once; runs in the same session share its memory and plan.
+ * several may run at once; runs in the same named session share its memory and plan, and a run
+ * without a session shares nothing with any other.
  *
  * @example
  * const agent = createAgent({ provider, tools: [add] });
@@ -111,6 +125,7 @@ export interface AgentParts {
  */
 export class Agent {
   readonly #parts: AgentParts;
+  readonly #pausedRuns = new Map<string, SessionRef>();
 
   constructor(parts: AgentParts) {
     this.#parts = parts;
@@ -157,19 +172,59 @@ export class Agent {
       throw new ConfigurationError(agentText.badPositiveInteger('maxSteps', maxSteps));
     }
     await assertDirectory(workdir);
-    const session = await this.session(options.session);
-    const signals = [this.#parts.signal, options.signal].filter((s) => s !== undefined);
-    return startRun(setup, {
-      prompt,
-      session,
-      mode,
-      maxSteps,
-      signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
-      listeners: options.onEvent ? [options.onEvent] : [],
-      caller: 'main_loop',
-      ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
-      ...(options.origin === undefined ? {} : { origin: options.origin }),
-    });
+    const runId = newRunId();
+    // Without a session the run is on its own: nothing recorded in the store, nothing remembered.
+    const session =
+      options.session === undefined
+        ? await runSession(workdir, runId)
+        : await this.session(options.session);
+    return this.#withSignal(options.signal, (signal) =>
+      startRun(setup, {
+        runId,
+        prompt,
+        session,
+        mode,
+        maxSteps,
+        signal,
+        listeners: options.onEvent ? [options.onEvent] : [],
+        caller: 'main_loop',
+        ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
+        ...(options.origin === undefined ? {} : { origin: options.origin }),
+      }),
+    );
+  }
+
+  /**
+   * Run `body` with one signal linked to the agent's and the caller's: both are held, and
+   * listened to, only until the body settles.
+   */
+  async #withSignal(
+    signal: AbortSignal | undefined,
+    body: (signal: AbortSignal) => Promise<RunResult>,
+  ): Promise<RunResult> {
+    const linked = linkSignals([this.#parts.signal, signal]);
+    try {
+      return this.#notePause(await body(linked.signal));
+    } finally {
+      linked.release();
+    }
+  }
+
+  /**
+   * A run without a session that paused: its own session is kept by approval id (the most recent
+   * {@link MAX_PAUSED_RUNS} only), so a decision without a session finds it
+   * even when the gate keeps its requests in another store than the agent's.
+   */
+  #notePause(result: RunResult): RunResult {
+    const session = result.state?.session;
+    if (result.approvalId !== undefined && session !== undefined && isRunSession(session)) {
+      this.#pausedRuns.set(result.approvalId, session);
+      if (this.#pausedRuns.size > MAX_PAUSED_RUNS) {
+        const oldest = this.#pausedRuns.keys().next().value;
+        if (oldest !== undefined) this.#pausedRuns.delete(oldest);
+      }
+    }
+    return result;
   }
 
   /**
@@ -217,7 +272,7 @@ export class Agent {
     if (typeof options.actor !== 'string' || options.actor.trim() === '') {
       throw new ConfigurationError(agentText.badActor);
     }
-    const session = await this.session(options.session);
+    const session = await this.#decidingSession(target, options.session);
     const claimed = await gate.claim(target, {
       decision: options.decision,
       actor: options.actor,
@@ -226,7 +281,34 @@ export class Agent {
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(options.origin === undefined ? {} : { origin: options.origin }),
     });
-    return resumeRun(setup, [claimed], this.#resumeRequest(options, options.actor));
+    return this.#withSignal(options.signal, (signal) =>
+      resumeRun(setup, [claimed], this.#resumeRequest(options, options.actor, signal)),
+    );
+  }
+
+  /**
+   * The session a decision by approval id is made from: the one given; without one, the paused
+   * run's own session when the request belongs to a run started without a session (found in the
+   * agent's store), else the `default` session.
+   */
+  async #decidingSession(
+    approvalId: string,
+    given: string | SessionRef | undefined,
+  ): Promise<SessionRef> {
+    if (given !== undefined) return this.session(given);
+    const paused = this.#pausedRuns.get(approvalId);
+    if (paused) return paused;
+    const approvals = this.#parts.setup.store.approvals;
+    const key = await approvals.locate(approvalId).catch(() => undefined);
+    const record =
+      key === undefined ? undefined : await approvals.read(key, approvalId).catch(() => undefined);
+    if (record && isRunSession({ source: record.sessionSource })) {
+      return {
+        ...(await runSession(this.#parts.workdir, record.sessionExternalId)),
+        key: record.sessionKey,
+      };
+    }
+    return this.session();
   }
 
   async #resumeState(
@@ -242,7 +324,8 @@ export class Agent {
     const state = parsed.data;
     const checked = checkDecisions(decisions, state);
     const defaultActor = options.actor ?? 'api';
-    const session = await this.session(state.session);
+    // A run's own session is taken as the state says; it is never recorded in the store.
+    const session = isRunSession(state.session) ? state.session : await this.session(state.session);
     const claims: ClaimedApproval[] = [];
     for (const decision of checked) {
       const actor = decision.actor ?? defaultActor;
@@ -261,16 +344,18 @@ export class Agent {
         ),
       );
     }
-    return resumeRun(this.#parts.setup, claims, this.#resumeRequest(options, defaultActor));
+    return this.#withSignal(options.signal, (signal) =>
+      resumeRun(this.#parts.setup, claims, this.#resumeRequest(options, defaultActor, signal)),
+    );
   }
 
   #resumeRequest(
-    options: { signal?: AbortSignal; onEvent?: RunEventListener; origin?: string },
+    options: { onEvent?: RunEventListener; origin?: string },
     actor: string,
+    signal: AbortSignal,
   ): Parameters<typeof resumeRun>[2] {
-    const signals = [this.#parts.signal, options.signal].filter((s) => s !== undefined);
     return {
-      signal: signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal,
+      signal,
       listeners: options.onEvent ? [options.onEvent] : [],
       requestedBy: actor,
       // The continued run is asked for from where the decision came.
@@ -291,19 +376,21 @@ export class Agent {
   stream(prompt: string, options: Omit<AgentRunOptions, 'onEvent'> = {}): AsyncIterable<RunEvent> {
     const abandon = new AbortController();
     const stream = new RunEventStream(() => abandon.abort());
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, abandon.signal])
-      : abandon.signal;
-    this.run(prompt, { ...options, signal, onEvent: (event) => stream.push(event) }).then(
-      () => stream.end(),
-      (error: unknown) => stream.fail(error),
-    );
+    // The caller's signal is held and listened to until the run settles (see `run`).
+    const linked = linkSignals([options.signal, abandon.signal]);
+    this.run(prompt, { ...options, signal: linked.signal, onEvent: (event) => stream.push(event) })
+      .finally(() => linked.release())
+      .then(
+        () => stream.end(),
+        (error: unknown) => stream.fail(error),
+      );
     return stream;
   }
 
   /**
    * Resolve a session and record it in the store: a name is a session of this agent's workdir
-   * (`default` when omitted); a resolved session is taken as it is.
+   * (`default` when omitted — the CLI's session without `--session`; note that `run` without a
+   * session does not use it); a resolved session is taken as it is.
    *
    * @throws ConfigurationError for a name over 100 characters or with control characters.
    *

@@ -28,9 +28,11 @@ export class RunEventStream implements AsyncIterable<RunEvent> {
 
   push(event: RunEvent): void {
     if (this.#done || this.#finished) return;
-    if (event.type === 'run.start' && this.#runId === undefined) this.#runId = event.runId;
-    // Once the run's own finish is queued there is nothing left to cancel.
-    if (event.type === 'run.finish' && event.runId === this.#runId) this.#finished = true;
+    const own = event.parentRunId === undefined;
+    if (own && event.type === 'run.start' && this.#runId === undefined) this.#runId = event.runId;
+    // Once the run's own finish is queued there is nothing left to cancel; a nested run's finish
+    // (it carries `parentRunId`) is just another event.
+    if (own && event.type === 'run.finish' && event.runId === this.#runId) this.#finished = true;
     this.#queue.push(event);
     this.#signal();
   }

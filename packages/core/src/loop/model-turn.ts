@@ -13,6 +13,7 @@ import { type PriceTable, priceCall } from '../observe/price-table.js';
 import { countUsage } from '../observe/usage-totals.js';
 import type { LLMProvider, LLMResponse, ToolChoice } from '../provider.js';
 import { describeProviderError, errorTypeOf } from './error-names.js';
+import { describeRunError, providerRunError } from './run-error.js';
 import type { RunState } from './run-state.js';
 import type { Stop } from './stop.js';
 import { loopText } from './strings.js';
@@ -67,14 +68,14 @@ export async function modelTurn(
     response = await ask(state, deps, offer, 'normal', 1);
   } catch (error) {
     const tooLong = error instanceof ProviderError && error.kind === 'context_length';
-    if (!tooLong || deps.signal.aborted) return failed(deps, error);
+    if (!tooLong || deps.signal.aborted) return failed(state, deps, error);
     deps.logger.warn(
       'the model rejected the request as too long; retrying once after aggressive compaction',
     );
     try {
       response = await ask(state, deps, offer, 'aggressive', 2);
     } catch (retryError) {
-      return failed(deps, retryError);
+      return failed(state, deps, retryError);
     }
   }
   state.model = response.model ?? state.model;
@@ -169,10 +170,11 @@ async function ask(
   }
 }
 
-function failed(deps: ModelTurnDeps, error: unknown): ModelTurn {
+function failed(state: RunState, deps: ModelTurnDeps, error: unknown): ModelTurn {
   if (deps.signal.aborted) return { stop: { reason: 'cancelled', text: loopText.cancelled } };
-  const text = loopText.providerFailed(describeProviderError(error));
-  // The text is the result: whoever shows the result shows it once.
-  deps.logger.debug(text);
-  return { stop: { reason: 'provider_error', text } };
+  const runError = providerRunError(error);
+  // The error is in the result: whoever shows the result shows it once.
+  deps.logger.debug(describeRunError(runError));
+  // The text stays the model's own: what it said last before the failure, if anything.
+  return { stop: { reason: 'provider_error', text: state.lastText, error: runError } };
 }

@@ -128,7 +128,7 @@ describe('resuming a paused run', () => {
     });
     const store = createMemoryStore();
     const agent = createAgent({ provider, tools: tools(log), approvals: gate, store, workdir });
-    const paused = await agent.run('set up the env');
+    const paused = await agent.run('set up the env', { session: 'default' });
     expect(paused).toMatchObject({ stopReason: 'approval_required', steps: 1 });
     expect(log).toEqual(['read a.txt']);
 
@@ -166,7 +166,7 @@ describe('resuming a paused run', () => {
       turns: [turn([['write', { path: '.env.local', content: 'X=1' }]]), { text: 'understood' }],
     });
     const agent = createAgent({ provider, tools: tools(log), approvals: gate, workdir });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     const resumed = await agent.resume(paused.approvalId as string, {
       decision: 'reject',
       actor: 'cli:bob',
@@ -191,7 +191,7 @@ describe('resuming a paused run', () => {
       turns: [turn([['write', { path: '.env', content: 'X=1' }]])],
     });
     const agent = createAgent({ provider, tools: tools([]), approvals: gate, store, workdir });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     for (const state of checkpoints.values()) delete state.batch;
     const resumed = await agent.resume(paused.approvalId as string, {
       decision: 'approve',
@@ -275,7 +275,7 @@ describe('resuming a paused run', () => {
       approvals: gate,
       workdir,
     });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     const resumed = await agent.resume(paused.approvalId as string, {
       decision: 'approve',
       actor: 'cli:a',
@@ -309,7 +309,7 @@ describe('resuming a paused run', () => {
       turns: [turn([['write', { path: '.env', content: 'X' }]]), { text: 'ok' }],
     });
     const agent = createAgent({ provider, tools: tools(log), approvals: gate, workdir });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     await agent.resume(paused.approvalId as string, { decision: 'approve', actor: 'cli:a' });
     await expect(
       agent.resume(paused.approvalId as string, { decision: 'approve', actor: 'cli:a' }),
@@ -333,7 +333,7 @@ describe('resuming from a run state and decisions', () => {
       ],
     });
     const agent = createAgent({ provider, tools: tools(log), approvals: gate, workdir });
-    const paused = await agent.run('set up the env');
+    const paused = await agent.run('set up the env', { session: 'default' });
     expect(paused.stopReason).toBe('approval_required');
     const stored = JSON.stringify(paused.state);
     expect(JSON.parse(stored)).toMatchObject({ schemaVersion: 2 });
@@ -368,7 +368,7 @@ describe('resuming from a run state and decisions', () => {
       turns: [turn([['write', { path: '.env', content: 'X' }]]), { text: 'fine, skipped' }],
     });
     const agent = createAgent({ provider, tools: tools(log), approvals: gate, workdir });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     const resumed = await agent.resume(paused.state as RunState, [
       { id: paused.approvalId as string, approve: false, reason: 'not today' },
     ]);
@@ -390,7 +390,7 @@ describe('resuming from a run state and decisions', () => {
       turns: [turn([['write', { path: '.env', content: 'X' }]])],
     });
     const agent = createAgent({ provider, tools: tools([]), approvals: gate, workdir });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     await expect(agent.resume(paused.state as RunState, decisions as never)).rejects.toThrow(
       ConfigurationError,
     );
@@ -403,7 +403,7 @@ describe('resuming from a run state and decisions', () => {
       turns: [turn([['write', { path: '.env', content: 'X' }]])],
     });
     const agent = createAgent({ provider, tools: tools([]), approvals: gate, workdir });
-    const paused = await agent.run('go');
+    const paused = await agent.run('go', { session: 'default' });
     const refused = await agent
       .resume(paused.state as RunState, [{ id: 'ap_9999999999999999', approve: true }])
       .catch((error: unknown) => error);
@@ -456,7 +456,10 @@ describe('resuming a plan-act run', () => {
     });
     const store = createMemoryStore();
     const agent = createAgent({ provider, tools: tools(log), approvals: gate, store, workdir });
-    const { result: paused } = await runAndCapture(agent, 'configure', { mode: 'plan-act' });
+    const { result: paused } = await runAndCapture(agent, 'configure', {
+      mode: 'plan-act',
+      session: 'default',
+    });
     expect(paused).toMatchObject({ stopReason: 'approval_required', steps: 2 });
     const resumed = await agent.resume(paused.approvalId as string, {
       decision: 'approve',

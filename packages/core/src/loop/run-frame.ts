@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { EventBus } from '../observe/event-bus.js';
 import { usageLines } from '../observe/usage-lines.js';
 import { planActStrategy } from '../plan/plan-act-strategy.js';
+import { memoryPlanFiles, PlanFileStore, type PlanStore } from '../plan/plan-files.js';
 import { planModeStrategy } from '../plan/plan-mode-strategy.js';
+import { isRunSession, noMemory } from '../session/run-session.js';
 import type { RunMemory } from '../store/state-store.js';
 import { actStrategy, type ModeStrategy } from './mode-strategy.js';
 import type { LoopDeps } from './run-loop.js';
@@ -63,7 +65,9 @@ export async function runFrame(
   const frame: RunFrame = {
     events,
     strategy,
-    memory: store.memory(state.session),
+    // A run's own session (a run asked for without one) remembers nothing, nor do its children.
+    memory:
+      (request.remembers ?? !isRunSession(state.session)) ? store.memory(state.session) : noMemory,
     loop: {
       provider,
       registry: setup.registry,
@@ -123,10 +127,19 @@ function strategyFor(mode: RunMode, setup: RunSetup, state: RunState): ModeStrat
     case 'think':
       return actStrategy(mode);
     case 'plan':
-      return planModeStrategy(setup.store.plans(state.session), setup.logger);
+      return planModeStrategy(plansOf(setup, state), setup.logger);
     case 'plan-act':
-      return planActStrategy(setup.store.plans(state.session), setup.logger);
+      return planActStrategy(plansOf(setup, state), setup.logger);
   }
+}
+
+/**
+ * The plan files of the run's session; a run's own session keeps them inside the run (in memory,
+ * gone with it), so the store holds nothing per unnamed run.
+ */
+function plansOf(setup: RunSetup, state: RunState): PlanStore {
+  if (!isRunSession(state.session)) return setup.store.plans(state.session);
+  return new PlanFileStore(memoryPlanFiles(`run:${state.runId}/plan`));
 }
 
 /**

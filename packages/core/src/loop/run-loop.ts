@@ -86,7 +86,12 @@ export async function runLoop(state: RunState, deps: LoopDeps): Promise<Stop> {
           return {
             reason: 'provider_error',
             detail: 'empty_turns',
-            text: loopText.emptyTurnsStop(state.emptyTurns),
+            text: '',
+            error: {
+              kind: 'empty_turns',
+              message: loopText.emptyTurnsStop(state.emptyTurns),
+              retryable: false,
+            },
           };
         }
         state.messages.push(msg.user(loopText.emptyTurnNudge));

@@ -74,6 +74,7 @@ function runResult(state: RunState, stop: Stop, deps: FinishDeps): RunResult {
     workdir: state.session.workdir,
     text: stop.text,
     stopReason: stop.reason,
+    ...(stop.error === undefined ? {} : { error: stop.error }),
     ...(stop.detail === undefined ? {} : { stopDetail: stop.detail }),
     steps: stop.steps ?? state.step,
     maxSteps: state.maxSteps,

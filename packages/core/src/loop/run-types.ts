@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProviderErrorKind } from '../errors.js';
 import type { LLMUsage } from '../provider.js';
 import type { RunState } from './run-state.js';
 
@@ -61,6 +62,47 @@ export const stopDetails = ['empty_turns'] as const;
 export type StopDetail = (typeof stopDetails)[number];
 
 /**
+ * Every {@link ProviderErrorKind}, then the failures that end a run without a provider error:
+ * `empty_turns` (the model kept answering with nothing).
+ *
+ * @example
+ * runErrorKinds.includes('rate_limit'); // true
+ */
+export const runErrorKinds = [
+  'auth',
+  'not_found',
+  'bad_request',
+  'context_length',
+  'rate_limit',
+  'server',
+  'connection',
+  'timeout',
+  'incomplete_stream',
+  'invalid_response',
+  'unknown',
+  'empty_turns',
+] as const satisfies readonly (ProviderErrorKind | 'empty_turns')[];
+
+/** One of {@link runErrorKinds}. */
+export type RunErrorKind = (typeof runErrorKinds)[number];
+
+/**
+ * Why a run failed (stop reason `provider_error`): kept apart from `RunResult.text`, which holds
+ * only what the model said.
+ *
+ * @example
+ * if (result.error?.retryable) setTimeout(retry, 30_000);
+ */
+export interface RunError {
+  /** The provider error's kind (`rate_limit`, `auth` …; `unknown` for an error of no known kind), or `empty_turns`. */
+  kind: RunErrorKind;
+  /** One line, without secrets; safe to show a person. */
+  message: string;
+  /** Whether the same request may succeed later (a rate limit, a server error), as the provider said. */
+  retryable: boolean;
+}
+
+/**
  * The outcome of one run, as the CLI prints it with `--json`.
  *
  * @example
@@ -70,8 +112,14 @@ export interface RunResult {
   runId: string;
   sessionKey: string;
   workdir: string;
+  /**
+   * What the model said last: the answer of a `final` run. Only model text — empty when the model
+   * said nothing; a failure is in {@link RunResult.error}, never here.
+   */
   text: string;
   stopReason: StopReason;
+  /** Why the run failed, set exactly when `stopReason` is `provider_error`. */
+  error?: RunError;
   /**
    * Set when a `provider_error` stop was not a failed call but a model that kept answering with
    * nothing (no text, no tool calls): the run ended without a final answer.
@@ -111,6 +159,10 @@ export const runResultSchema: z.ZodType<RunResult, unknown> = z.object({
   workdir: z.string(),
   text: z.string(),
   stopReason: z.enum(stopReasons),
+  // Optional: results saved before it existed carried the failure in `text`.
+  error: z
+    .object({ kind: z.enum(runErrorKinds), message: z.string(), retryable: z.boolean() })
+    .optional(),
   stopDetail: z.enum(stopDetails).optional(),
   steps: z.number().int().nonnegative(),
   maxSteps: z.number().int().positive(),

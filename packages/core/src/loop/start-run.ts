@@ -50,6 +50,8 @@ export interface RunSetup {
 
 /** One run's request, validated. */
 export interface RunRequest {
+  /** The run's id, when the caller picked it (its session is named after it); default a new one. */
+  runId?: string;
   prompt: string;
   session: SessionRef;
   mode: RunMode;
@@ -59,6 +61,11 @@ export interface RunRequest {
   listeners: readonly RunEventListener[];
   caller: RunCaller;
   parent?: { runId: string; toolCallId: string };
+  /**
+   * False: the run reads and writes no session memory (a child of a run that remembers nothing).
+   * Default: unless the session is a run's own.
+   */
+  remembers?: boolean;
   /** Who asked for the run (recorded with an approval request). */
   requestedBy?: string;
   /** Where the run was asked for, as the front end names it (recorded with an approval request). */
@@ -75,7 +82,7 @@ export interface RunRequest {
  */
 export function startRun(setup: RunSetup, request: RunRequest): Promise<RunResult> {
   const state = newRunState({
-    runId: newRunId(),
+    runId: request.runId ?? newRunId(),
     session: request.session,
     prompt: request.prompt,
     mode: request.mode,

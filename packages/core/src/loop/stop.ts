@@ -1,4 +1,4 @@
-import type { StopDetail, StopReason } from './run-types.js';
+import type { RunError, StopDetail, StopReason } from './run-types.js';
 
 /**
  * How a run ends, as the loop or a mode strategy decides it; the result is assembled from it.
@@ -10,7 +10,10 @@ export interface Stop {
   reason: StopReason;
   /** Reported as the result's `stopDetail`. */
   detail?: StopDetail;
+  /** Model text only (see `RunResult.text`). */
   text: string;
+  /** Why the run failed (`provider_error`); reported as the result's `error`. */
+  error?: RunError;
   /**
    * Whether the session memory records this run (`last_prompt` / `last_response`). Default: yes,
    * unless the run was cancelled or the provider failed.

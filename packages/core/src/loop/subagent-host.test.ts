@@ -233,7 +233,7 @@ describe('child runs started by a tool call', () => {
       store,
       tools: [look, delegate(['look'], seen)],
     });
-    const { result } = await runAndCapture(agent, 'parent prompt');
+    const { result } = await runAndCapture(agent, 'parent prompt', { session: 'default' });
 
     const parentMemory = await store.memory({ key: result.sessionKey }).readRecent(10);
     expect(parentMemory.join('\n')).toContain('parent prompt');

@@ -1,6 +1,7 @@
 import { isAllowed } from '../agent/tool-policy.js';
 import type { EventBus } from '../observe/event-bus.js';
 import { countUsage } from '../observe/usage-totals.js';
+import { isRunSession, noMemory } from '../session/run-session.js';
 import type { SubagentHost, SubagentRequest } from '../tool.js';
 import type { RunState } from './run-state.js';
 import type { RunResult } from './run-types.js';
@@ -21,8 +22,9 @@ export interface SubagentParent {
  * A child gets the calling run's provider, store, tracer and tool middlewares (so the policy and
  * approvals apply to it as well), only the tools it asks for among those the calling run may use
  * on this step, and the call's cancellation signal. Its events go to the calling run's bus and
- * nowhere else: the trace puts them under the call, usage lines and totals count them once, and a
- * terminal showing the calling run can tell them apart by their run id.
+ * nowhere else, each marked with the calling run's id as `parentRunId`: the trace puts them under
+ * the call, usage lines and totals count them once, and a consumer of the calling run's stream
+ * tells them apart by that field (a child's `run.finish` is not the calling run's).
  *
  * @example
  * executeBatch(calls, { ...options, subagents: subagentHosts(parent, signal) });
@@ -45,7 +47,8 @@ export function subagentHosts(
       },
       allows: (toolName) => isAllowed(toolName, setup.policy),
       run: (request) => runChild(parent, request, { toolCallId, signal, available: state.tools }),
-      memory: (session) => setup.store.memory(session),
+      // A run that remembers nothing lends its children no memory either.
+      memory: (session) => (isRunSession(state.session) ? noMemory : setup.store.memory(session)),
     };
   };
 }
@@ -73,9 +76,14 @@ async function runChild(
     mode: 'act',
     maxSteps: request.maxSteps,
     signal: call.signal,
-    listeners: [(event) => events.emit(event), ...(request.onEvent ? [request.onEvent] : [])],
+    listeners: [
+      // Marked as nested: a grandchild's events keep the id of the run that started them.
+      (event) => events.emit({ ...event, parentRunId: event.parentRunId ?? state.runId }),
+      ...(request.onEvent ? [request.onEvent] : []),
+    ],
     caller: 'subagent',
     parent: { runId: state.runId, toolCallId: call.toolCallId },
+    ...(isRunSession(state.session) ? { remembers: false } : {}),
     ...(parent.requestedBy === undefined ? {} : { requestedBy: parent.requestedBy }),
     ...(parent.origin === undefined ? {} : { origin: parent.origin }),
   };

@@ -22,10 +22,26 @@ export const runCallers = ['main_loop', 'approval_resume', 'subagent'] as const;
  */
 export type RunCaller = (typeof runCallers)[number];
 
-/** A run began. A nested run (a subagent) names the run and tool call it belongs to. */
-export interface RunStartEvent {
-  type: 'run.start';
+/**
+ * What every run event carries: the run it belongs to and, for a nested run's events (a
+ * subagent's, re-emitted in the stream of the run that started it), that calling run's id.
+ *
+ * @example
+ * if (event.type === 'run.finish' && event.parentRunId === undefined) console.log('done');
+ */
+export interface RunEventBase {
   runId: string;
+  /**
+   * The id of the run that started this event's run, on every event of a nested run (its
+   * `run.start` and `run.finish` included); absent on the events of the run you started. Stop
+   * at the first `run.finish` without it, never at a nested one.
+   */
+  parentRunId?: string;
+}
+
+/** A run began. A nested run (a subagent) names the run and tool call it belongs to. */
+export interface RunStartEvent extends RunEventBase {
+  type: 'run.start';
   session: SessionRef;
   mode: RunMode;
   maxSteps: number;
@@ -37,9 +53,8 @@ export interface RunStartEvent {
 }
 
 /** A step began: what the model is offered on it. */
-export interface StepStartEvent {
+export interface StepStartEvent extends RunEventBase {
   type: 'step.start';
-  runId: string;
   step: number;
   maxSteps: number;
   phase: Phase;
@@ -51,17 +66,15 @@ export interface StepStartEvent {
 }
 
 /** A piece of assistant text, as the provider streams it. */
-export interface TextDeltaEvent {
+export interface TextDeltaEvent extends RunEventBase {
   type: 'text.delta';
-  runId: string;
   step: number;
   text: string;
 }
 
 /** A model call is about to be sent (a step may make a second one after a context-length error). */
-export interface ModelStartEvent {
+export interface ModelStartEvent extends RunEventBase {
   type: 'model.start';
-  runId: string;
   step: number;
   /** 1 for the first call of the step, 2 for the retry after aggressive compaction. */
   attempt: number;
@@ -75,9 +88,8 @@ export interface ModelStartEvent {
 }
 
 /** A model call answered. */
-export interface ModelResponseEvent {
+export interface ModelResponseEvent extends RunEventBase {
   type: 'model.response';
-  runId: string;
   step: number;
   attempt: number;
   message: Message;
@@ -91,9 +103,8 @@ export interface ModelResponseEvent {
 }
 
 /** A model call failed (the run may still retry once, or stop). */
-export interface ModelErrorEvent {
+export interface ModelErrorEvent extends RunEventBase {
   type: 'model.error';
-  runId: string;
   step: number;
   attempt: number;
   provider: string;
@@ -107,18 +118,16 @@ export interface ModelErrorEvent {
 }
 
 /** A tool call is about to run. `index` is its position in the assistant turn. */
-export interface ToolStartEvent {
+export interface ToolStartEvent extends RunEventBase {
   type: 'tool.start';
-  runId: string;
   step: number;
   call: ToolCall;
   index: number;
 }
 
 /** A tool call ended. */
-export interface ToolEndEvent {
+export interface ToolEndEvent extends RunEventBase {
   type: 'tool.end';
-  runId: string;
   step: number;
   call: ToolCall;
   index: number;
@@ -133,9 +142,8 @@ export interface ToolEndEvent {
 }
 
 /** A tool call is waiting for a person's decision; the run stops with `approval_required`. */
-export interface ApprovalRequiredEvent {
+export interface ApprovalRequiredEvent extends RunEventBase {
   type: 'approval.required';
-  runId: string;
   step: number;
   call: ToolCall;
   index: number;
@@ -149,9 +157,8 @@ export interface ApprovalRequiredEvent {
  * A resumed run starts from a person's decision on the call that paused it (the first event after
  * `run.start` of a run whose caller is `approval_resume`).
  */
-export interface ApprovalResumedEvent {
+export interface ApprovalResumedEvent extends RunEventBase {
   type: 'approval.resumed';
-  runId: string;
   approvalId: string;
   checkpointId: string;
   decision: 'approve' | 'reject';
@@ -163,9 +170,8 @@ export interface ApprovalResumedEvent {
 }
 
 /** The run ended; always the last event of a run. */
-export interface RunFinishEvent {
+export interface RunFinishEvent extends RunEventBase {
   type: 'run.finish';
-  runId: string;
   result: RunResult;
   /**
    * The run's state as it ended: the full history (every tool call answered, unless the run
@@ -177,7 +183,7 @@ export interface RunFinishEvent {
 /**
  * Everything that happens in a run, as one typed stream: the terminal output, the tracer, usage
  * totals and chat progress all consume it. Events of nested runs (subagents) travel in the same
- * stream with their own `runId`.
+ * stream with their own `runId` and the calling run's id as `parentRunId`.
  *
  * @example
  * for await (const event of agent.stream('rename foo to bar')) {

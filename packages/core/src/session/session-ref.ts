@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Which front end a session belongs to, as a short lower-case word that starts its key: core's own
- * are `cli` (a session of the CLI or the library) and `subagent` (a child run's); a front end names
+ * are `cli` (a session of the CLI or the library), `subagent` (a child run's) and `run` (the session
+ * of a run started without one, which keeps nothing); a front end names
  * its own (a chat server, say). Core never branches on any other value.
  *
  * @example

@@ -138,11 +138,14 @@ export class Application {
     return this.agent.provider;
   }
 
-  /** Run the agent once in a CLI session of this application's workdir. */
+  /**
+   * Run the agent once in a session of this application's workdir: the one named, else the
+   * `default` CLI session (unlike `Agent.run`, whose runs without a session keep nothing).
+   */
   async run(request: RunRequest): Promise<RunResult> {
     await this.#checkWorkdir();
     return this.agent.run(request.prompt, {
-      session: checkedName(request.session),
+      session: checkedName(request.session) ?? 'default',
       ...(request.mode ? { mode: request.mode } : {}),
       ...(request.maxSteps === undefined ? {} : { maxSteps: request.maxSteps }),
       ...(request.onEvent ? { onEvent: request.onEvent } : {}),

@@ -78,7 +78,8 @@ export async function scriptedRun(
     workdir: options.workdir ?? options.stateDir,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  return agent.run(PROMPT);
+  // The default session: traces are kept under a session's directory.
+  return agent.run(PROMPT, { session: 'default' });
 }
 
 /** A fresh state directory; `cleanup` removes it. */
