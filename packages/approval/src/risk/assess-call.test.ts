@@ -49,10 +49,10 @@ describe('assessCall', () => {
   });
 
   it('lists refusals first and each reason once', async () => {
-    const verdict = await judgeBash('curl x; rm -rf a; rm -rf a; curl x');
+    const verdict = await judgeBash('curl x; rm -rf .; rm -rf .; curl x');
     expect(verdict).toEqual({
       verdict: 'deny',
-      reasons: ['deletes files recursively (`rm -rf a`)', 'uses the network (`curl x`)'],
+      reasons: ['deletes the whole workdir (`rm -rf .`)', 'uses the network (`curl x`)'],
     });
   });
 
