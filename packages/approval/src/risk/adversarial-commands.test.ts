@@ -283,16 +283,13 @@ describe('writes, directories and the network', () => {
     expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'deny'));
   });
 
-  it('analyses an unquoted heredoc body, and still asks for the write of a quoted one', async () => {
+  it('analyses an unquoted heredoc body, and lets a quoted one write its literal text into the workdir', async () => {
     const unquoted = 'cat <<EOF > a.txt\n$(rm -rf .)\nEOF';
     const quoted = "cat <<'EOF' > a.txt\n$(rm -rf .)\nEOF";
     expect(await verdictsOf([unquoted, quoted])).toEqual({
       [unquoted]: 'deny',
-      [quoted]: 'approval_required',
+      [quoted]: 'allow',
     });
-    expect((await judgeBash(quoted)).reasons).toEqual([
-      'writes a file through a redirection (`> a.txt`)',
-    ]);
   });
 
   it('asks for bash network redirections and nc', async () => {

@@ -33,10 +33,12 @@ describe('assessCall', () => {
     });
   });
 
-  it('asks for a redirection that writes, even inside the workdir', async () => {
-    expect(await judgeBash('echo hi > notes.txt')).toEqual({
+  it('asks for a redirection into a file the write tool would ask for', async () => {
+    expect(await judgeBash('echo hi > package.json')).toEqual({
       verdict: 'approval_required',
-      reasons: ['writes a file through a redirection (`> notes.txt`)'],
+      reasons: [
+        'package manifests and package-manager settings decide what installs and runs (`> package.json`)',
+      ],
     });
   });
 

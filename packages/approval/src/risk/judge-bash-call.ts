@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { BashScene } from './bash-scene.js';
 import { ruleName } from './command-rules.js';
 import { judgeShellCommand } from './judge-shell-command.js';
-import { readFindings, writeFindings } from './path-findings.js';
+import { readFindings } from './path-findings.js';
+import { redirectWriteFindings } from './redirect-writes.js';
 import type { ResolvedRiskPolicy } from './risk-policy-options.js';
 import { approval, deny, type RiskFinding } from './risk-verdict.js';
 import { analyseShellCommand, type ShellAnalysis } from './shell/analyse-shell-command.js';
@@ -74,14 +75,7 @@ function redirectFindings(analysis: ShellAnalysis, scene: BashScene): RiskFindin
     if (redirect.target === null) return [];
     const findings: RiskFinding[] = [];
     if (redirect.writes)
-      findings.push(
-        ...writeFindings(
-          redirect.target,
-          scene,
-          'writes a file through a redirection',
-          redirect.text,
-        ),
-      );
+      findings.push(...redirectWriteFindings(redirect.target, scene, redirect.text));
     if (redirect.reads) findings.push(...readFindings(redirect.target, scene, 'contents'));
     return findings;
   });
