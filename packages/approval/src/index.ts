@@ -22,6 +22,7 @@ export { type AssessedCall, assessCall } from './risk/assess-call.js';
 export {
   DEFAULT_APPROVAL_REQUIRED_TOOLS,
   type RiskPolicyOptions,
+  type SandboxInForce,
 } from './risk/risk-policy-options.js';
 export type { RiskVerdict, Verdict } from './risk/risk-verdict.js';
 export {

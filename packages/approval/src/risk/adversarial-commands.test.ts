@@ -12,18 +12,18 @@ import { everyVerdict, judgeBash, STATE_DIR, verdictsOf, WORKDIR } from './__fix
 describe('commands hidden in lists, substitutions and compound statements', () => {
   it('refuses a recursive delete after ;, &&, ||, & or |', async () => {
     const commands = [
-      'ls; rm -rf x',
-      'ls && rm -rf x',
-      'false || rm -rf x',
-      'ls & rm -rf x',
-      'ls | rm -rf x',
+      'ls; rm -rf .',
+      'ls && rm -rf .',
+      'false || rm -rf .',
+      'ls & rm -rf .',
+      'ls | rm -rf .',
     ];
     expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'deny'));
   });
 
   it('never allows a command that does not parse, and still refuses the rm -rf it can see', async () => {
-    expect(await verdictsOf(['ls &&& rm -rf x', 'ls &&', '&& ls', 'ls ;; pwd'])).toEqual({
-      'ls &&& rm -rf x': 'deny',
+    expect(await verdictsOf(['ls &&& rm -rf .', 'ls &&', '&& ls', 'ls ;; pwd'])).toEqual({
+      'ls &&& rm -rf .': 'deny',
       'ls &&': 'approval_required',
       '&& ls': 'approval_required',
       'ls ;; pwd': 'approval_required',
@@ -33,21 +33,21 @@ describe('commands hidden in lists, substitutions and compound statements', () =
   it('refuses a recursive delete hidden where the grammar sees only text', async () => {
     const commands = [
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
-      'echo ${x#$(rm -rf x)}',
+      'echo ${x#$(rm -rf .)}',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
-      'echo ${x:-`rm -rf x`}',
-      'echo `echo \\`rm -rf x\\``',
-      'cat <<EOF\n`rm -rf x`\nEOF',
+      'echo ${x:-`rm -rf .`}',
+      'echo `echo \\`rm -rf .\\``',
+      'cat <<EOF\n`rm -rf .`\nEOF',
     ];
     expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'deny'));
   });
 
   it('refuses a recursive delete inside a command substitution or backticks, quoted or not', async () => {
     const commands = [
-      'echo $(rm -rf x)',
-      'echo `rm -rf x`',
-      'echo "$(rm -rf x)"',
-      'git log --format=$(rm -rf x)',
+      'echo $(rm -rf .)',
+      'echo `rm -rf .`',
+      'echo "$(rm -rf .)"',
+      'git log --format=$(rm -rf .)',
     ];
     expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'deny'));
   });
@@ -60,10 +60,10 @@ describe('commands hidden in lists, substitutions and compound statements', () =
 
   it('judges process substitutions: a recursive delete in one is refused, reading .env beside one asks', async () => {
     expect(
-      await verdictsOf(['diff <(git log) <(rm -rf x)', 'tee >(rm -rf x)', 'cat <(ls) .env']),
+      await verdictsOf(['diff <(git log) <(rm -rf .)', 'tee >(rm -rf .)', 'cat <(ls) .env']),
     ).toEqual({
-      'diff <(git log) <(rm -rf x)': 'deny',
-      'tee >(rm -rf x)': 'deny',
+      'diff <(git log) <(rm -rf .)': 'deny',
+      'tee >(rm -rf .)': 'deny',
       'cat <(ls) .env': 'approval_required',
     });
   });
@@ -73,13 +73,13 @@ describe('commands hidden in lists, substitutions and compound statements', () =
       await verdictsOf([
         '{ cat .env; }',
         '(cat .env)',
-        'if true; then rm -rf x; fi',
+        'if true; then rm -rf .; fi',
         'for f in a; do rm -rf "$f"; done',
       ]),
     ).toEqual({
       '{ cat .env; }': 'approval_required',
       '(cat .env)': 'approval_required',
-      'if true; then rm -rf x; fi': 'deny',
+      'if true; then rm -rf .; fi': 'deny',
       'for f in a; do rm -rf "$f"; done': 'deny',
     });
   });
@@ -89,17 +89,17 @@ describe('shell payloads and interpreters', () => {
   it('parses bash -c, sh -c and literal eval payloads and refuses the rm -rf inside; asks for an eval of run-time text', async () => {
     expect(
       await verdictsOf([
-        "bash -c 'rm -rf x'",
-        'sh -c "rm -rf x"',
-        "/bin/bash -lc 'rm -rf x'",
-        "eval 'rm -rf x'",
+        "bash -c 'rm -rf .'",
+        'sh -c "rm -rf ."',
+        "/bin/bash -lc 'rm -rf .'",
+        "eval 'rm -rf .'",
         'eval "$(echo cm0gLXJmIHg= | base64 -d)"',
       ]),
     ).toEqual({
-      "bash -c 'rm -rf x'": 'deny',
-      'sh -c "rm -rf x"': 'deny',
-      "/bin/bash -lc 'rm -rf x'": 'deny',
-      "eval 'rm -rf x'": 'deny',
+      "bash -c 'rm -rf .'": 'deny',
+      'sh -c "rm -rf ."': 'deny',
+      "/bin/bash -lc 'rm -rf .'": 'deny',
+      "eval 'rm -rf .'": 'deny',
       'eval "$(echo cm0gLXJmIHg= | base64 -d)"': 'approval_required',
     });
   });
@@ -118,7 +118,7 @@ describe('shell payloads and interpreters', () => {
 
   it('asks for interpreters with inline code, awk programs, make and package scripts', async () => {
     const commands = [
-      `python3 -c "import os;os.system('rm -rf x')"`,
+      `python3 -c "import os;os.system('rm -rf .')"`,
       "node -e \"require('child_process').execSync('id')\"",
       'perl -e "system(q(id))"',
       `awk 'BEGIN{system("id")}'`,
@@ -134,19 +134,19 @@ describe('command names and wrappers', () => {
   it('sees rm through paths and quoting tricks, and asks when the name is built from expansions', async () => {
     expect(
       await verdictsOf([
-        '/bin/rm -rf x',
-        '\\rm -rf x',
-        '"rm" -rf x',
-        "r''m -rf x",
+        '/bin/rm -rf .',
+        '\\rm -rf .',
+        '"rm" -rf .',
+        "r''m -rf .",
         "$'\\x72\\x6d' -rf x",
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
         'rm${IFS}-rf${IFS}x',
       ]),
     ).toEqual({
-      '/bin/rm -rf x': 'deny',
-      '\\rm -rf x': 'deny',
-      '"rm" -rf x': 'deny',
-      "r''m -rf x": 'deny',
+      '/bin/rm -rf .': 'deny',
+      '\\rm -rf .': 'deny',
+      '"rm" -rf .': 'deny',
+      "r''m -rf .": 'deny',
       "$'\\x72\\x6d' -rf x": 'approval_required',
       'rm${IFS}-rf${IFS}x': 'approval_required',
     });
@@ -154,18 +154,18 @@ describe('command names and wrappers', () => {
 
   it('unwraps known wrappers so the wrapped rm -rf is refused, and asks for an unknown wrapper', async () => {
     const known = [
-      'command rm -rf x',
-      'env rm -rf x',
-      'nice rm -rf x',
-      'timeout 5 rm -rf x',
-      'nohup rm -rf x',
+      'command rm -rf .',
+      'env rm -rf .',
+      'nice rm -rf .',
+      'timeout 5 rm -rf .',
+      'nohup rm -rf .',
       'xargs rm -rf <<< x',
-      'sudo rm -rf x',
-      'exec rm -rf x',
+      'sudo rm -rf .',
+      'exec rm -rf .',
     ];
-    expect(await verdictsOf([...known, 'mywrapper rm -rf x'])).toEqual({
+    expect(await verdictsOf([...known, 'mywrapper rm -rf .'])).toEqual({
       ...everyVerdict(known, 'deny'),
-      'mywrapper rm -rf x': 'approval_required',
+      'mywrapper rm -rf .': 'approval_required',
     });
   });
 
@@ -173,14 +173,14 @@ describe('command names and wrappers', () => {
     const pager = `PAGER='sh -c "touch /tmp/p"' git log`;
     expect(
       await verdictsOf([
-        'FOO=bar rm -rf x',
+        'FOO=bar rm -rf .',
         pager,
         "GIT_SSH_COMMAND='touch /tmp/p' git fetch",
         'LD_PRELOAD=/w/evil.so ls',
         'PATH=/w/bin:$PATH ls',
       ]),
     ).toEqual({
-      'FOO=bar rm -rf x': 'deny',
+      'FOO=bar rm -rf .': 'deny',
       [pager]: 'approval_required',
       "GIT_SSH_COMMAND='touch /tmp/p' git fetch": 'approval_required',
       'LD_PRELOAD=/w/evil.so ls': 'approval_required',
@@ -195,18 +195,18 @@ describe('command names and wrappers', () => {
         'declare -x PAGER=less; git status',
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
         ': ${GIT_EXTERNAL_DIFF:=./x}; git diff',
-        "alias ls='rm -rf x'; ls",
-        'function ls { rm -rf x; }; ls',
-        "trap 'rm -rf x' EXIT; ls",
+        "alias ls='rm -rf .'; ls",
+        'function ls { rm -rf .; }; ls',
+        "trap 'rm -rf .' EXIT; ls",
       ]),
     ).toEqual({
       'export PATH=/w/bin:$PATH; ls': 'approval_required',
       'declare -x PAGER=less; git status': 'approval_required',
       ': ${GIT_EXTERNAL_DIFF:=./x}; git diff': 'approval_required',
       // The alias value, the function body and the trap handler are analysed too.
-      "alias ls='rm -rf x'; ls": 'deny',
-      'function ls { rm -rf x; }; ls': 'deny',
-      "trap 'rm -rf x' EXIT; ls": 'deny',
+      "alias ls='rm -rf .'; ls": 'deny',
+      'function ls { rm -rf .; }; ls': 'deny',
+      "trap 'rm -rf .' EXIT; ls": 'deny',
     });
   });
 });
@@ -237,7 +237,7 @@ describe('option vetoes of otherwise harmless programs', () => {
         'tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec=id',
       ]),
     ).toEqual({
-      'find . -delete': 'approval_required',
+      'find . -delete': 'deny',
       'find . -exec rm {} \\;': 'approval_required',
       // -fprint writes its list outside the workdir, which is refused.
       'find . -fprint /tmp/x': 'deny',
@@ -262,7 +262,7 @@ describe('brace expansion', () => {
         'cat {a,.env}',
       ]),
     ).toEqual({
-      'find . {-delete,-name} x': 'approval_required',
+      'find . {-delete,-name} x': 'deny',
       'rg {--pre=sh,x} y': 'approval_required',
       'grep {-r,foo} .': 'approval_required',
       'cp a {b,.git/config}': 'deny',
@@ -283,16 +283,13 @@ describe('writes, directories and the network', () => {
     expect(await verdictsOf(commands)).toEqual(everyVerdict(commands, 'deny'));
   });
 
-  it('analyses an unquoted heredoc body, and still asks for the write of a quoted one', async () => {
-    const unquoted = 'cat <<EOF > a.txt\n$(rm -rf x)\nEOF';
-    const quoted = "cat <<'EOF' > a.txt\n$(rm -rf x)\nEOF";
+  it('analyses an unquoted heredoc body, and lets a quoted one write its literal text into the workdir', async () => {
+    const unquoted = 'cat <<EOF > a.txt\n$(rm -rf .)\nEOF';
+    const quoted = "cat <<'EOF' > a.txt\n$(rm -rf .)\nEOF";
     expect(await verdictsOf([unquoted, quoted])).toEqual({
       [unquoted]: 'deny',
-      [quoted]: 'approval_required',
+      [quoted]: 'allow',
     });
-    expect((await judgeBash(quoted)).reasons).toEqual([
-      'writes a file through a redirection (`> a.txt`)',
-    ]);
   });
 
   it('asks for bash network redirections and nc', async () => {
@@ -384,12 +381,12 @@ describe('evaluation tricks and analysis limits', () => {
 
   it('separates commands at line feeds as bash does, and asks for carriage returns, line separators and zero-width spaces', async () => {
     expect(
-      await verdictsOf(['ls\nrm -rf x', 'ls\rrm -rf x', 'ls\u2028rm', 'ls;\u200brm -rf x']),
+      await verdictsOf(['ls\nrm -rf .', 'ls\rrm -rf .', 'ls\u2028rm', 'ls;\u200brm -rf .']),
     ).toEqual({
-      'ls\nrm -rf x': 'deny',
-      'ls\rrm -rf x': 'approval_required',
+      'ls\nrm -rf .': 'deny',
+      'ls\rrm -rf .': 'approval_required',
       'ls\u2028rm': 'approval_required',
-      'ls;\u200brm -rf x': 'approval_required',
+      'ls;\u200brm -rf .': 'approval_required',
     });
   });
 });

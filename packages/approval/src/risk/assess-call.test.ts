@@ -33,10 +33,12 @@ describe('assessCall', () => {
     });
   });
 
-  it('asks for a redirection that writes, even inside the workdir', async () => {
-    expect(await judgeBash('echo hi > notes.txt')).toEqual({
+  it('asks for a redirection into a file the write tool would ask for', async () => {
+    expect(await judgeBash('echo hi > package.json')).toEqual({
       verdict: 'approval_required',
-      reasons: ['writes a file through a redirection (`> notes.txt`)'],
+      reasons: [
+        'package manifests and package-manager settings decide what installs and runs (`> package.json`)',
+      ],
     });
   });
 
@@ -49,10 +51,10 @@ describe('assessCall', () => {
   });
 
   it('lists refusals first and each reason once', async () => {
-    const verdict = await judgeBash('curl x; rm -rf a; rm -rf a; curl x');
+    const verdict = await judgeBash('curl x; rm -rf .; rm -rf .; curl x');
     expect(verdict).toEqual({
       verdict: 'deny',
-      reasons: ['deletes files recursively (`rm -rf a`)', 'uses the network (`curl x`)'],
+      reasons: ['deletes the whole workdir (`rm -rf .`)', 'uses the network (`curl x`)'],
     });
   });
 

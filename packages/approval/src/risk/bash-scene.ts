@@ -1,3 +1,4 @@
+import type { SandboxInForce } from './risk-policy-options.js';
 import type { RiskFinding } from './risk-verdict.js';
 import type { SimpleCommand } from './shell/simple-command.js';
 import type { WorkspacePaths } from './workspace-paths.js';
@@ -6,7 +7,7 @@ import type { WorkspacePaths } from './workspace-paths.js';
  * Everything a rule may look at besides the command it judges.
  *
  * @example
- * const scene: BashScene = { paths, cwd: '/w', bases: ['/w', '/w/src'], commands: analysis.commands };
+ * const scene: BashScene = { paths, cwd: '/w', bases: ['/w', '/w/src'], commands: analysis.commands, sandbox: 'off', leavesWorkdir: false };
  */
 export interface BashScene {
   readonly paths: WorkspacePaths;
@@ -16,6 +17,10 @@ export interface BashScene {
   readonly bases: readonly string[];
   /** Every command of the program (a rule may look at the rest of its pipeline). */
   readonly commands: readonly SimpleCommand[];
+  /** The sandbox the commands run in, or `null` when the caller did not say. */
+  readonly sandbox: SandboxInForce | null;
+  /** Whether a `cd` may move outside the workdir, so a relative path may land anywhere. */
+  readonly leavesWorkdir: boolean;
 }
 
 /**

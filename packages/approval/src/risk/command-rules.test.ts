@@ -4,15 +4,28 @@ import { judgeBash, verdictsOf } from './__fixtures__/judge.js';
 // The rules for rm, find and interpreters read options the way those programs do.
 
 describe('rm', () => {
-  it('refuses a recursive delete spelled as any abbreviation of --recursive or in a cluster', async () => {
-    const commands = ['rm --rec x', 'rm --re x', 'rm -fR x', 'rm x --recursive', 'rm -xr x'];
-    expect(await verdictsOf(commands)).toEqual(
-      Object.fromEntries(commands.map((command) => [command, 'deny'])),
-    );
+  const recursive = ['rm --rec', 'rm --re', 'rm -fR', 'rm -Rv'];
+  it.each(recursive)(
+    'reads `%s` as a recursive delete: of a subdirectory it asks, of the workdir root it is refused',
+    async (spelling) => {
+      expect(await judgeBash(`${spelling} x`)).toEqual({
+        verdict: 'approval_required',
+        reasons: [`deletes files recursively (\`${spelling} x\`)`],
+      });
+      expect(await judgeBash(`${spelling} .`)).toEqual({
+        verdict: 'deny',
+        reasons: [`deletes the whole workdir (\`${spelling} .\`)`],
+      });
+    },
+  );
+
+  it('reads --recursive after the operand as bash passes it to rm', async () => {
+    expect((await judgeBash('rm . --recursive')).verdict).toBe('deny');
+    expect((await judgeBash('rm x --recursive')).verdict).toBe('approval_required');
   });
 
   it('asks for a plain delete and names an option it cannot resolve', async () => {
-    expect(await judgeBash('rm --re --ver x')).toMatchObject({ verdict: 'deny' });
+    expect(await judgeBash('rm --re --ver .')).toMatchObject({ verdict: 'deny' });
     expect(await judgeBash('rm --in x')).toEqual({
       verdict: 'approval_required',
       reasons: ['deletes files (`rm --in x`)'],

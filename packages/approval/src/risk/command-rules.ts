@@ -2,13 +2,15 @@ import type { BashScene, CommandRule, Voice } from './bash-scene.js';
 import { type ArgumentSyntax, parseArguments } from './options/argument-syntax.js';
 import { optionTable } from './options/option-table.js';
 import { readFindings } from './path-findings.js';
+import { recursiveDeleteFindings } from './recursive-delete.js';
 import type { RiskFinding } from './risk-verdict.js';
 import { commandBaseName } from './shell/command-wrappers.js';
 import { splitArguments } from './shell/option-scan.js';
 import { ownEntry } from './shell/own-entry.js';
 import { SHELL_DIALECTS, shellInvocation } from './shell/shell-payloads.js';
-import type { ShellWord } from './shell/shell-word.js';
+import { literalWord, type ShellWord } from './shell/shell-word.js';
 import type { SimpleCommand } from './shell/simple-command.js';
+import { FIND_EXEC_ORIGIN } from './shell/walk-state.js';
 import { locate } from './workspace-paths.js';
 
 /**
@@ -260,12 +262,17 @@ const RM_SYNTAX: ArgumentSyntax = {
   ]),
 };
 
-const judgeRm: CommandRule = (command, _scene, voice) => {
+// A recursive delete asks inside the workdir and is refused where it reaches more (see
+// recursiveDeleteFindings); a plain rm asks, its operands judged as writes.
+// Under `xargs` or `find -exec` the paths come from input or `{}`, known only at run time.
+const judgeRm: CommandRule = (command, scene, voice) => {
   const parsed = parseArguments('rm', RM_SYNTAX, command.args);
   const unresolvable = parsed.problems.map((problem) => voice.ask(problem));
-  return parsed.options.some((option) => option.def.id === '-r')
-    ? [voice.refuse('deletes files recursively'), ...unresolvable]
-    : [voice.ask('deletes files'), ...unresolvable];
+  if (!parsed.options.some((option) => option.def.id === '-r'))
+    return [voice.ask('deletes files'), ...unresolvable];
+  const fed = command.wrappers.includes('xargs') || command.origin.includes(FIND_EXEC_ORIGIN);
+  if (fed) return [voice.refuse('deletes recursively paths supplied at run time'), ...unresolvable];
+  return [...recursiveDeleteFindings(parsed.operands, scene, voice), ...unresolvable];
 };
 
 const judgeEval: CommandRule = (command, _scene, voice) =>
@@ -336,6 +343,11 @@ const judgeFind: CommandRule = (command, scene, voice) => {
     findings.push(voice.ask(FIND_FOLLOWS));
   if (expression.some((arg) => arg.value === null))
     findings.push(voice.ask('has find arguments computed at run time'));
+  // -delete removes everything below each starting point: judged like `rm -r` of them.
+  if (expression.some((arg) => arg.value === '-delete'))
+    findings.push(
+      ...recursiveDeleteFindings(roots.length > 0 ? roots : [literalWord('.')], scene, voice),
+    );
   return [...findings, ...roots.flatMap((root) => readFindings(root, scene, 'names'))];
 };
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { BashScene } from './bash-scene.js';
 import { ruleName } from './command-rules.js';
 import { judgeShellCommand } from './judge-shell-command.js';
-import { readFindings, writeFindings } from './path-findings.js';
+import { readFindings } from './path-findings.js';
+import { redirectWriteFindings } from './redirect-writes.js';
 import type { ResolvedRiskPolicy } from './risk-policy-options.js';
 import { approval, deny, type RiskFinding } from './risk-verdict.js';
 import { analyseShellCommand, type ShellAnalysis } from './shell/analyse-shell-command.js';
@@ -19,10 +20,10 @@ const bashArguments = z.looseObject({ command: z.string(), cwd: z.string().optio
  * What each kind of shell problem means to the person asked.
  *
  * @example
- * PROBLEM_REASONS.syntax_error; // 'the command does not parse as shell'
+ * PROBLEM_REASONS.syntax_error; // 'the command does not parse as bash'
  */
 export const PROBLEM_REASONS: Readonly<Record<ShellProblemKind, string>> = {
-  syntax_error: 'the command does not parse as shell',
+  syntax_error: 'the command does not parse as bash',
   invisible_characters:
     'the command contains control or invisible characters, which can hide what runs',
   over_budget: 'the command is too large or too deeply nested to analyse',
@@ -38,25 +39,35 @@ export const PROBLEM_REASONS: Readonly<Record<ShellProblemKind, string>> = {
 // At most this many directories are followed through `cd`; more is itself a reason to ask.
 const MAX_BASES = 32;
 
-// The cwd plus every directory inside the workdir a `cd` in the program may move to.
-function directoriesOf(
-  analysis: ShellAnalysis,
-  cwd: string,
-  paths: WorkspacePaths,
-): string[] | null {
+interface Directories {
+  /** The cwd plus every directory inside the workdir a `cd` in the program may move to, or null when too many. */
+  readonly bases: string[] | null;
+  /** Whether a `cd` may leave for a directory the bases do not hold (outside, unknown, home, `-`). */
+  readonly leaves: boolean;
+}
+
+function directoriesOf(analysis: ShellAnalysis, cwd: string, paths: WorkspacePaths): Directories {
   const bases = [cwd];
+  let leaves = false;
   for (const command of analysis.commands) {
-    if (command.program === null || !['cd', 'pushd'].includes(ruleName(command.program))) continue;
+    if (command.program === null) continue;
+    const name = ruleName(command.program);
+    if (name === 'popd') leaves = true;
+    if (!['cd', 'pushd'].includes(name)) continue;
     const target = splitArguments(command.args).operands[0];
-    if (target === undefined || target.value === null || target.value === '-') continue;
+    if (target === undefined || target.value === null || target.value === '-') {
+      leaves = true;
+      continue;
+    }
     for (const location of locate(target, bases, paths)) {
+      if (location.place !== 'inside' && location.place !== 'git') leaves = true;
       if (location.path === null || bases.includes(location.path)) continue;
       if (location.place !== 'inside' && location.place !== 'git') continue;
-      if (bases.length >= MAX_BASES) return null;
+      if (bases.length >= MAX_BASES) return { bases: null, leaves: true };
       bases.push(location.path);
     }
   }
-  return bases;
+  return { bases, leaves };
 }
 
 function redirectFindings(analysis: ShellAnalysis, scene: BashScene): RiskFinding[] {
@@ -64,14 +75,7 @@ function redirectFindings(analysis: ShellAnalysis, scene: BashScene): RiskFindin
     if (redirect.target === null) return [];
     const findings: RiskFinding[] = [];
     if (redirect.writes)
-      findings.push(
-        ...writeFindings(
-          redirect.target,
-          scene,
-          'writes a file through a redirection',
-          redirect.text,
-        ),
-      );
+      findings.push(...redirectWriteFindings(redirect.target, scene, redirect.text));
     if (redirect.reads) findings.push(...readFindings(redirect.target, scene, 'contents'));
     return findings;
   });
@@ -112,9 +116,16 @@ export async function judgeBashCall(
   }
   for (const problem of analysis.problems)
     findings.push(approval(`${PROBLEM_REASONS[problem.kind]} (${problem.detail})`));
-  const bases = directoriesOf(analysis, cwd, paths);
+  const { bases, leaves } = directoriesOf(analysis, cwd, paths);
   if (bases === null) findings.push(approval('the command changes directory too often to follow'));
-  const scene: BashScene = { paths, cwd, bases: bases ?? [cwd], commands: analysis.commands };
+  const scene: BashScene = {
+    paths,
+    cwd,
+    bases: bases ?? [cwd],
+    commands: analysis.commands,
+    sandbox: policy.sandbox,
+    leavesWorkdir: leaves,
+  };
   for (const command of analysis.commands) findings.push(...judgeShellCommand(command, scene));
   findings.push(...redirectFindings(analysis, scene));
   return findings;

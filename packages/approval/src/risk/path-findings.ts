@@ -5,16 +5,25 @@ import type { ShellWord } from './shell/shell-word.js';
 import { snippet } from './shell/snippet.js';
 import { type Location, locate } from './workspace-paths.js';
 
-// Where a write may not go, and why.
+// Where a write may not go, and why (outside the workdir: see outsideWrite).
 const WRITE_REFUSALS: Readonly<Partial<Record<Location['place'], string>>> = {
   git: 'writes into the .git directory',
   protected: 'writes into a protected path',
-  outside: 'writes outside the workdir',
 };
 
+// A write outside the workdir: the sandbox would make it fail, so approving could not help and it
+// is refused; without a sandbox a person may approve it; when nobody said, it is refused.
+function outsideWrite(scene: BashScene, label: string): RiskFinding {
+  if (scene.sandbox === 'bwrap')
+    return deny(`writes outside the sandbox's writable area (${label})`);
+  if (scene.sandbox === 'off') return approval(`writes outside the workdir (${label})`);
+  return deny(`writes outside the workdir (${label})`);
+}
+
 /**
- * Findings for a path a command writes: refused in `.git`, a protected path or outside the
- * workdir; asked when it is computed at run time or is a network socket; `inside` adds the
+ * Findings for a path a command writes: refused in `.git` or a protected path; outside the
+ * workdir refused under the sandbox (or when the sandbox is not stated) and asked without it;
+ * asked when it is computed at run time or is a network socket; `inside` adds the
  * given reason (a redirection asks, a command that writes already asks for itself).
  *
  * @example
@@ -30,6 +39,7 @@ export function writeFindings(
   return locate(target, scene.bases, scene.paths).flatMap((location): RiskFinding[] => {
     const refusal = WRITE_REFUSALS[location.place];
     if (refusal !== undefined) return [deny(`${refusal} (${label})`)];
+    if (location.place === 'outside') return [outsideWrite(scene, label)];
     if (location.place === 'network') return [approval(`opens a network connection (${label})`)];
     if (location.place === 'unknown')
       return [approval(`writes to a path computed at run time (${label})`)];

@@ -27,7 +27,21 @@ export interface RiskPolicyOptions {
   readonly workdir: string;
   /** Paths no call may write into (the state dir), absolute or relative to `workdir`. */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Whether bash commands run in a sandbox that lets them write only in the workdir: `bwrap`
+   * refuses a write outside the workdir (approving it could not make it work), `off` asks for it.
+   * Left out, such a write is refused, as the safer reading.
+   */
+  readonly sandbox?: SandboxInForce;
 }
+
+/**
+ * The bash sandbox in force where the judged commands run.
+ *
+ * @example
+ * const sandbox: SandboxInForce = 'bwrap';
+ */
+export type SandboxInForce = 'bwrap' | 'off';
 
 /**
  * Options after validation: absolute, normalised paths and the tool list filled in.
@@ -39,6 +53,8 @@ export interface ResolvedRiskPolicy {
   readonly requiredTools: readonly string[];
   readonly workdir: string;
   readonly protectedPaths: readonly string[];
+  /** The sandbox in force, or `null` when the caller did not say. */
+  readonly sandbox: SandboxInForce | null;
 }
 
 const optionsSchema = z.object({
@@ -48,6 +64,7 @@ const optionsSchema = z.object({
     .min(1)
     .refine((value) => isAbsolute(value), { error: 'must be an absolute path' }),
   protectedPaths: z.array(z.string().min(1)).readonly().optional(),
+  sandbox: z.enum(['bwrap', 'off']).optional(),
 });
 
 /**
@@ -64,7 +81,7 @@ export function readRiskPolicyOptions(options: RiskPolicyOptions): ResolvedRiskP
       (issue) => `${issue.path.join('.') || 'options'}: ${issue.message}`,
     );
     throw new ConfigurationError(
-      `Invalid risk policy options (${problems.join('; ')}). Pass { workdir: '/absolute/dir', protectedPaths?: string[], requiredTools?: string[] }.`,
+      `Invalid risk policy options (${problems.join('; ')}). Pass { workdir: '/absolute/dir', protectedPaths?: string[], requiredTools?: string[], sandbox?: 'bwrap' | 'off' }.`,
     );
   }
   const workdir = resolve(parsed.data.workdir);
@@ -72,5 +89,6 @@ export function readRiskPolicyOptions(options: RiskPolicyOptions): ResolvedRiskP
     requiredTools: parsed.data.requiredTools ?? DEFAULT_APPROVAL_REQUIRED_TOOLS,
     workdir,
     protectedPaths: (parsed.data.protectedPaths ?? []).map((path) => resolve(workdir, path)),
+    sandbox: parsed.data.sandbox ?? null,
   };
 }

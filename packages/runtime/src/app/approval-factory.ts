@@ -1,6 +1,8 @@
-import { assessCall, createApprovalGate } from '@tiny-claw/approval';
+import { type ApprovalAssessor, assessCall, createApprovalGate } from '@tiny-claw/approval';
 import type { ApprovalGate, ApprovalStores } from '@tiny-claw/core';
+import { sandboxStatus } from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
+import { runtimeSandbox } from './tool-factory.js';
 
 /**
  * Which front end assembles the application: `auto` approvals are asked in the terminal by the
@@ -27,12 +29,36 @@ export function effectiveApprovalProvider(
 }
 
 /**
+ * The risk policy of the application: it judges the calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`
+ * in the call's workdir, with the state dir and tiny-claw's own settings files as protected paths,
+ * and knows the bash sandbox in force (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool
+ * resolves it, once, at the first judged call), so a write outside the workdir is refused under
+ * the sandbox and asked without it.
+ *
+ * @example
+ * const assess = runtimeRiskPolicy(settings);
+ * await assess(call, ctx); // { verdict: 'approval_required', reasons: [...] }
+ */
+export function runtimeRiskPolicy(settings: Settings): ApprovalAssessor {
+  let sandbox: 'bwrap' | 'off' | undefined;
+  return (call, ctx) => {
+    sandbox ??= sandboxStatus(runtimeSandbox(settings)).active;
+    return assessCall(call, {
+      requiredTools: settings.approvalRequiredTools,
+      workdir: ctx.workdir,
+      protectedPaths: [settings.stateDir, ...settings.settingsPaths],
+      sandbox,
+    });
+  };
+}
+
+/**
  * The approval gate of the application, or undefined when approvals are off: requests and paused
  * runs' states are kept in the application's state store — files under the state dir, so
  * `tiny-claw approvals approve` in another process can continue a run — the risk policy judges the
  * calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`
  * (the state dir and tiny-claw's own settings files count as protected paths),
- * and a request expires after `TINY_CLAW_APPROVAL_TIMEOUT_SECONDS`. In a chat only the run's
+ * and a request expires after `TINY_CLAW_APPROVAL_TIMEOUT_SECONDS` ({@link runtimeRiskPolicy}). In a chat only the run's
  * requester or `FEISHU_APPROVERS` may decide.
  *
  * @example
@@ -49,12 +75,7 @@ export function createRuntimeApprovals(
   return createApprovalGate({
     store,
     timeoutSeconds: settings.approvalTimeoutSeconds,
-    assess: (call, ctx) =>
-      assessCall(call, {
-        requiredTools: settings.approvalRequiredTools,
-        workdir: ctx.workdir,
-        protectedPaths: [settings.stateDir, ...settings.settingsPaths],
-      }),
+    assess: runtimeRiskPolicy(settings),
     ...(provider === 'feishu'
       ? {
           canDecide: (actor, record) => actor === record.requestedBy || approvers.includes(actor),

@@ -41,6 +41,11 @@ function visit(frame: Frame, type: string, errors: boolean, state: WalkState): W
     if (type === 'ERROR') report(state, 'syntax_error', `cannot parse \`${snippet(node.text)}\``);
     else if (node.isMissing) report(state, 'syntax_error', `a \`${type}\` is missing`);
   }
+  // `echo (whoami)` (fish's command substitution): the grammar reads a subshell as the command's
+  // last argument, where bash refuses the `(`.
+  if (type === 'subshell' && frame.parentType === 'command') {
+    report(state, 'syntax_error', `\`(\` after a command's words in \`${snippet(node.text)}\``);
+  }
   if (CASE_TERMINATORS.has(type) && frame.parentType !== 'case_item') {
     report(state, 'syntax_error', `\`${type}\` outside a case statement`);
   }

@@ -6,7 +6,13 @@ import { REDIRECT_NODE_TYPES, type ShellRedirect } from './shell-redirect.js';
 import { literalWord, type ShellWord } from './shell-word.js';
 import type { ShellAssignment, SimpleCommandKind } from './simple-command.js';
 import { snippet } from './snippet.js';
-import { EXPANSION_ORIGIN, report, type WalkContext, type WalkState } from './walk-state.js';
+import {
+  EXPANSION_ORIGIN,
+  FIND_EXEC_ORIGIN,
+  report,
+  type WalkContext,
+  type WalkState,
+} from './walk-state.js';
 import { wordOf, wordsOf } from './word-nodes.js';
 
 /**
@@ -80,7 +86,7 @@ export function addCommand(parts: CommandParts, context: WalkContext, state: Wal
     state.analysePayload(payload.text, { ...context, origin: [...context.origin, payload.via] });
   }
   if (program !== null && commandBaseName(program) === 'find') {
-    const inner = { ...context, origin: [...context.origin, 'find -exec'] };
+    const inner = { ...context, origin: [...context.origin, FIND_EXEC_ORIGIN] };
     for (const [name, ...rest] of findExecCommands(args)) {
       if (name === undefined) continue;
       const text = [name, ...rest].map((word) => word.text).join(' ');

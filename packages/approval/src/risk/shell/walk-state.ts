@@ -70,3 +70,12 @@ export function overBudget(state: WalkState, detail: string): void {
  * command.origin.at(-1) === EXPANSION_ORIGIN;
  */
 export const EXPANSION_ORIGIN = 'expansion';
+
+/**
+ * The origin of a command `find` runs for each file it finds (`-exec`, `-execdir`, `-ok`,
+ * `-okdir`): its `{}` stands for paths only known at run time.
+ *
+ * @example
+ * command.origin.includes(FIND_EXEC_ORIGIN);
+ */
+export const FIND_EXEC_ORIGIN = 'find -exec';
