@@ -1,6 +1,7 @@
-import { mergePriceTables, type PriceTable, priceTableSchema } from '@tiny-claw/core';
+import { mergePriceTables, type PriceTable } from '@tiny-claw/core';
 import {
   httpUrl,
+  isPriceTable,
   nonEmptyText,
   parseOptions,
   DEFAULT_MAX_RETRIES as SHARED_MAX_RETRIES,
@@ -113,7 +114,7 @@ const optionsSchema = z.strictObject({
     .custom<typeof fetch>((value) => typeof value === 'function', { message: 'a fetch function' })
     .optional(),
   prices: z
-    .custom<PriceTable>((value) => priceTableSchema.safeParse(value).success, {
+    .custom<PriceTable>(isPriceTable, {
       message: 'a price table { "<model>": { inputPerMTok, outputPerMTok } } (USD per 1M tokens)',
     })
     .optional(),

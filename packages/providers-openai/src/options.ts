@@ -1,7 +1,8 @@
-import { mergePriceTables, type PriceTable, priceTableSchema } from '@tiny-claw/core';
+import { mergePriceTables, type PriceTable } from '@tiny-claw/core';
 import {
   DEFAULT_MAX_RETRIES,
   httpUrl,
+  isPriceTable,
   nonEmptyText,
   parseOptions,
   wholeNumber,
@@ -27,7 +28,7 @@ export type TokenParameter = 'max_tokens' | 'max_completion_tokens';
 export interface OpenAIProviderOptions {
   /** Sent as a bearer token; never appears in an error message. */
   apiKey: string;
-  /** Any OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1`. Default: the SDK's (`OPENAI_BASE_URL` or api.openai.com). */
+  /** Any OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1`. Default: `https://api.openai.com/v1` (the environment's `OPENAI_BASE_URL` is not read). */
   baseURL?: string;
   model: string;
   /** Output token limit when the request sets none. Not sent when neither sets one. */
@@ -117,7 +118,7 @@ const optionsSchema = z.strictObject({
     .custom<typeof fetch>((value) => typeof value === 'function', { message: 'a fetch function' })
     .optional(),
   prices: z
-    .custom<PriceTable>((value) => priceTableSchema.safeParse(value).success, {
+    .custom<PriceTable>(isPriceTable, {
       message: 'a price table { "<model>": { inputPerMTok, outputPerMTok } } (USD per 1M tokens)',
     })
     .optional(),

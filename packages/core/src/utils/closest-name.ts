@@ -1,11 +1,11 @@
 /**
  * How far apart two names are: single-character insertions, deletions and substitutions, with a
- * swap of two neighbours counted as one edit (`bahs` → `bash` is 1). Hand-written because the
+ * swap of two neighbours counted as one edit (`lokoup` → `lookup` is 1). Hand-written because the
  * inputs are option, setting and tool names of a few dozen characters against a few dozen
  * candidates: a dependency would cost more at start-up than this loop.
  *
  * @example
- * editDistance('bahs', 'bash'); // 1
+ * editDistance('lokoup', 'lookup'); // 1
  * editDistance('modle', 'model'); // 1
  */
 export function editDistance(a: string, b: string): number {

@@ -23,7 +23,7 @@ export { type ClosestNameOptions, closestName, editDistance } from './closest-na
 export { escapedSnippet } from './escaped-snippet.js';
 export { IdleWatchdog, withActivity, withBodyActivity } from './idle-watchdog.js';
 export { oneLine } from './one-line.js';
-export { httpUrl, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
+export { httpUrl, isPriceTable, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
 export { redactSecrets } from './redact-secrets.js';
 export {
   backoffMs,

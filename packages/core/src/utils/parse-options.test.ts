@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
-import { httpUrl, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
+import { httpUrl, isPriceTable, nonEmptyText, parseOptions, wholeNumber } from './parse-options.js';
 
 const schema = z.strictObject({
   apiKey: nonEmptyText('a non-empty API key'),
@@ -60,5 +60,26 @@ describe('parseOptions refuses what it cannot use, saying what to write instead'
     } catch (error) {
       expect(String((error as Error).message)).not.toContain(String(apiKey).trim() || '\u0000');
     }
+  });
+});
+
+describe('isPriceTable accepts a price table as code passes it', () => {
+  it.each([
+    [{}, true],
+    [{ m: { inputPerMTok: 1, outputPerMTok: 2 } }, true],
+    [
+      { m: { inputPerMTok: 0, outputPerMTok: 0, cachedInputPerMTok: 0.1, cacheWritePerMTok: 1 } },
+      true,
+    ],
+    [{ m: { inputPerMTok: -1, outputPerMTok: 2 } }, false],
+    [{ m: { inputPerMTok: 1 } }, false],
+    [{ m: { inputPerMTok: 1, outputPerMTok: Number.NaN } }, false],
+    [{ m: { inputPerMTok: 1, outputPerMTok: 2, cachedInputPerMTok: '0.1' } }, false],
+    [{ models: { m: { input: 1, output: 2 } } }, false],
+    [null, false],
+    [[], false],
+    ['cheap', false],
+  ])('%j → %s', (value, expected) => {
+    expect(isPriceTable(value)).toBe(expected);
   });
 });

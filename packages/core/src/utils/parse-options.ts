@@ -111,3 +111,27 @@ function describe(key: string, value: unknown, secretKeys: readonly string[]): s
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/**
+ * Whether `value` is a price table as code passes it (`PriceTable`): model name →
+ * `{ inputPerMTok, outputPerMTok }` with optional cache rates, every rate a finite number ≥ 0.
+ * (A price file, `{ models: { … } }`, is read with `priceTableSchema`.)
+ *
+ * @example
+ * isPriceTable({ 'my-model': { inputPerMTok: 1, outputPerMTok: 2 } }); // true
+ */
+export function isPriceTable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const rate = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  const optionalRate = (n: unknown) => n === undefined || rate(n);
+  return Object.values(value).every((price: unknown) => {
+    if (typeof price !== 'object' || price === null) return false;
+    const entry = price as Record<string, unknown>;
+    return (
+      rate(entry.inputPerMTok) &&
+      rate(entry.outputPerMTok) &&
+      optionalRate(entry.cachedInputPerMTok) &&
+      optionalRate(entry.cacheWritePerMTok)
+    );
+  });
+}
