@@ -95,8 +95,8 @@ describe('the request a run sends with the workspace context', () => {
       instructions: 'Be brief.',
       projectContext: workspaceContext(),
     });
-    await agent.run('$review src/app.ts');
-    await agent.run('$review src/app.ts');
+    await agent.run('$review src/app.ts', { session: 'review' });
+    await agent.run('$review src/app.ts', { session: 'review' });
     expect((provider.requests[1] as LLMRequest).messages).toEqual([
       {
         role: 'system',
