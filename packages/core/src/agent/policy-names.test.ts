@@ -43,11 +43,27 @@ describe('a policy name that is not one of the agent’s tools is a Configuratio
     expect(attempt).toThrow(/its tools are bash, edit, read; correct the name, or remove it/);
   });
 
-  it('says the agent has no tools when it has none', () => {
-    expect(() => createAgent({ provider: provider(), policy: { deny: ['bash'] } })).toThrow(
-      /policy\.deny names "bash", which is not a tool of this agent: it has no tools/,
+  it('says the agent has no tools when an allow list names one it does not have', () => {
+    expect(() => createAgent({ provider: provider(), policy: { allow: ['bash'] } })).toThrow(
+      /policy\.allow names "bash", which is not a tool of this agent: it has no tools/,
     );
   });
+
+  it.each([
+    ['no tools at all', [], ['bash']],
+    ['a tool it was not given', ['read', 'edit'], ['bash']],
+    ['several it was not given', ['read'], ['bash', 'write', 'search_web']],
+  ])(
+    'accepts a deny of a tool the agent does not have, since nothing is enabled by it: %s',
+    (_label, names, deny) => {
+      const agent = createAgent({
+        provider: provider(),
+        tools: names.map((name) => tool(name)),
+        policy: { deny },
+      });
+      expect(agent.tools).toEqual([...names].sort());
+    },
+  );
 
   it.each([
     ['a number', { deny: [1] }, /policy\.deny must be an array of tool names/],
