@@ -53,6 +53,31 @@ export const GIT_BRANCH_OPTIONS = optionTable([
   ['--edit-description', CHANGES("edits a branch's description in an editor")],
   ['--create-reflog', CHANGES('creates a branch')],
   ['--recurse-submodules', CHANGES('creates branches in submodules')],
+  // Negations: of a listing option harmless, of a changing one asked like the option.
+  ...[
+    'verbose',
+    'quiet',
+    'remotes',
+    'all',
+    'list',
+    'show-current',
+    'ignore-case',
+    'sort',
+    'format',
+    'points-at',
+  ].map((name) => `--no-${name}`),
+  ...[
+    'set-upstream',
+    'set-upstream-to',
+    'unset-upstream',
+    'delete',
+    'move',
+    'copy',
+    'create-reflog',
+    'edit-description',
+    'force',
+    'recurse-submodules',
+  ].map((name): [string, { ask: string }] => [`--no-${name}`, CHANGES('changes branches')]),
 ]);
 
 // Options that make `git branch` list, so its operands are patterns to list by. `-a` and `-r`
