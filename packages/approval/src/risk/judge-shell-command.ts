@@ -13,6 +13,7 @@ import type { ShellWord } from './shell/shell-word.js';
 import type { SimpleCommand } from './shell/simple-command.js';
 import { snippet } from './shell/snippet.js';
 import { WRITE_TARGETS } from './write-targets.js';
+import { xargsFeedFindings } from './xargs-feed.js';
 
 // A program named by path is the system's own only in these directories (`./ls` is not `ls`).
 const SYSTEM_DIRECTORIES = new Set([
@@ -120,9 +121,16 @@ export function judgeShellCommand(command: SimpleCommand, scene: BashScene): Ris
     const names = [...new Set(command.assignments.map((assignment) => assignment.name))].join(', ');
     findings.push(voice.ask(`runs a command with environment variables set (${names})`));
   }
+  // xargs feeding a read-only command the names a listing stage printed is judged by what those
+  // names can do to it (see xargs-feed); any other xargs asks.
+  const fed =
+    command.wrappers[0] === 'xargs'
+      ? xargsFeedFindings(command, scene, voice, (other) => judgeShellCommand(other, scene))
+      : null;
   for (const wrapper of command.wrappers) {
     const concern = ownEntry(WRAPPER_CONCERNS, wrapper);
-    if (concern !== undefined) findings.push(voice.ask(concern));
+    if (wrapper === 'xargs' && fed !== null) findings.push(...fed);
+    else if (concern !== undefined) findings.push(voice.ask(concern));
   }
   if (command.unwrapProblem !== undefined) return [...findings, voice.ask(command.unwrapProblem)];
   if (command.program === null) {

@@ -1,5 +1,6 @@
 import type { ArgumentSyntax } from './options/argument-syntax.js';
 import { COREUTILS_SYNTAXES } from './options/coreutils-syntaxes.js';
+import { gitBranchVeto } from './options/git-branch-syntax.js';
 import { GIT_SUBCOMMAND_SYNTAXES } from './options/git-subcommand-syntaxes.js';
 import { OWN_PARSER_SYNTAXES } from './options/own-parser-syntaxes.js';
 import { DYNAMIC_OPTIONS, type ParsedArguments } from './options/parsed-arguments.js';
@@ -239,6 +240,7 @@ export const READ_ONLY_GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlySpec>> =
     'rev-parse': { operands: 'none' },
     describe: { operands: 'none' },
     shortlog: { operands: 'none' },
+    branch: { operands: 'none', veto: gitBranchVeto },
   },
   GIT_SUBCOMMAND_SYNTAXES,
 );

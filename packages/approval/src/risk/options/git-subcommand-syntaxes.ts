@@ -1,4 +1,5 @@
 import type { ArgumentSyntax, GitLayer } from './argument-syntax.js';
+import { GIT_BRANCH_OPTIONS } from './git-branch-syntax.js';
 import { optionTable } from './option-table.js';
 
 // The read-only git subcommands of git 2.39 (Debian bookworm). A subcommand reads its own options
@@ -427,6 +428,7 @@ export const GIT_SUBCOMMAND_SYNTAXES: Readonly<Record<string, ArgumentSyntax>> =
   'rev-parse': { kind: 'text' },
   describe: git({ table: DESCRIBE_OWN, abbreviations: true }, false),
   shortlog: git({ table: SHORTLOG_OWN, abbreviations: true }, true),
+  branch: git({ table: GIT_BRANCH_OPTIONS, abbreviations: true }, false),
 };
 
 /**

@@ -138,12 +138,14 @@ export const COMMAND_WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
  * The command a wrapper chain runs.
  *
  * @example
- * const inner: Unwrapped = { name: rmWord, args, wrappers: ['sudo'], assignments: [] };
+ * const inner: Unwrapped = { name: rmWord, args, wrappers: ['sudo'], wrapperOptions: [['-u']], assignments: [] };
  */
 export interface Unwrapped {
   readonly name: ShellWord;
   readonly args: readonly ShellWord[];
   readonly wrappers: readonly string[];
+  /** The option names each wrapper was given, in the order of `wrappers`. */
+  readonly wrapperOptions: readonly (readonly string[])[];
   readonly assignments: readonly ShellAssignment[];
   /** Why unwrapping stopped at a wrapper (the wrapper is then the command judged). */
   readonly problem?: string;
@@ -170,7 +172,7 @@ export function commandBaseName(program: string): string {
  * unwrapCommand(word('nice'), words('-n 5 rm -rf x')).wrappers; // ['nice']
  */
 export function unwrapCommand(name: ShellWord, args: readonly ShellWord[]): Unwrapped {
-  let current: Unwrapped = { name, args, wrappers: [], assignments: [] };
+  let current: Unwrapped = { name, args, wrappers: [], wrapperOptions: [], assignments: [] };
   for (;;) {
     const program = current.name.value;
     const base = program === null ? null : commandBaseName(program);
@@ -213,6 +215,7 @@ export function unwrapCommand(name: ShellWord, args: readonly ShellWord[]): Unwr
       name: inner,
       args: current.args.slice(rest + 1),
       wrappers: [...current.wrappers, base],
+      wrapperOptions: [...current.wrapperOptions, scan.options.map((option) => option.name)],
       assignments,
     };
   }

@@ -76,6 +76,7 @@ export function addCommand(parts: CommandParts, context: WalkContext, state: Wal
     assignments: [...parts.assignments, ...(unwrapped?.assignments ?? [])],
     redirects: parts.redirects,
     wrappers: unwrapped?.wrappers ?? [],
+    wrapperOptions: unwrapped?.wrapperOptions ?? [],
     ...(unwrapped?.problem === undefined ? {} : { unwrapProblem: unwrapped.problem }),
     origin: context.origin,
     pipeline: context.pipeline,

@@ -63,6 +63,8 @@ export interface SimpleCommand {
   readonly redirects: readonly ShellRedirect[];
   /** Wrappers removed to find the command, outermost first (`sudo`, `timeout`, `xargs`…). */
   readonly wrappers: readonly string[];
+  /** The option names each wrapper was given, in the order of `wrappers` (`[['-0', '-n']]`). */
+  readonly wrapperOptions?: readonly (readonly string[])[];
   /** Why unwrapping stopped early (an option of a wrapper the analysis does not know). */
   readonly unwrapProblem?: string;
   /** Where it sits: `command substitution`, `bash -c payload`, `find -exec`… outermost first. */
