@@ -11,6 +11,8 @@ Usage:
                  | view <id|last> [--session NAME] [--out FILE]
   tiny-claw health [--json]
   tiny-claw trust [DIR] | untrust [DIR]
+  tiny-claw policy check [--json] [--workdir DIR] [--tool NAME [--path P]] [-- COMMAND]
+                 | rules [--json] [--workdir DIR]
   tiny-claw --help | --version
 
 Global options (before or after the command name):
@@ -26,6 +28,7 @@ Commands:
   trace      List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
   health     Show the provider it picked and why, the tools, the directories and the effective settings.
   trust      Let tiny-claw read the .env of a folder (default: this one); untrust takes that back.
+  policy     Judge a tool call as 'run' would, without running it; list the kept permission rules.
 
 Run 'tiny-claw <command> --help' for the options of a command.
 
@@ -154,4 +157,34 @@ setting (secrets masked). Never calls the model.
 Options:
   --json       print the report as JSON
   -h, --help   show this help
+`;
+
+export const policyHelp = `Usage: tiny-claw policy check [--json] [--workdir DIR] [--tool NAME [--path P]] [-- COMMAND]
+       tiny-claw policy rules [--json] [--workdir DIR]
+
+check  Judge a tool call exactly as 'run' would, without running it: the built-in risk policy, the
+       sandbox setting, the protected paths and the kept rules. The bash command is the words after
+       -- (joined by spaces; quote it to keep it whole) or, without them, stdin. --tool write|edit
+       --path P judges a file call instead. Prints the verdict (allow, approval_required or deny) on
+       the first line, then one reason per line, then the kept rules that applied. --json prints
+       { verdict, reasons, commands, rule, rules }. Exit 0 for any verdict.
+rules  List the kept rules in force for the workdir and where each comes from, and those ignored.
+
+Kept rules: ~/.config/tiny-claw/rules.json (or $XDG_CONFIG_HOME/tiny-claw/rules.json), e.g.
+  { "rules": [ { "tool": "bash", "prefix": ["npm", "test"], "decision": "allow" },
+               { "tool": "bash", "prefix": ["git", "push"], "decision": "deny", "reason": "by hand" },
+               { "tool": "write", "path": "docs/**", "decision": "ask", "workdir": "/abs/project" } ] }
+A bash rule matches each simple command of the program by its first words (after env, timeout
+and other wrappers); a write/edit rule matches the path relative to the workdir. The strictest
+verdict wins, and no rule allows what the built-in policy denies. A project's .claw/rules.json
+counts only in a folder you trusted ('tiny-claw trust'), and only its ask and deny rules.
+
+Options:
+  --json            print JSON
+  --workdir DIR     judge as in this workdir (default: the configured one)
+  --tool NAME       the tool of the call (default bash)
+  --path P          the file of a write or edit call
+  -h, --help        show this help
+
+Exit codes: 0 judged (any verdict), 2 usage error, 78 a bad rules file or setting.
 `;

@@ -58,9 +58,13 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       const { trustCommand } = await import('./commands/trust.js');
       return await trustCommand(command, rest, out);
     }
+    if (command === 'policy') {
+      const { policyCommand } = await import('./commands/policy.js');
+      return await policyCommand(rest, out);
+    }
     if (serverCommands.includes(command)) throw new UsageError(serverPointer(command));
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust or untrust`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust or policy`,
     );
   } catch (error) {
     return reportError(error, out);

@@ -40,6 +40,27 @@ export type {
   SimpleCommand,
   SimpleCommandKind,
 } from './risk/shell/simple-command.js';
+export { judgeCallWithRules, type PolicyJudgement } from './rules/judge-with-rules.js';
+export {
+  loadRuleSet,
+  type RuleFiles,
+  readRulesFile,
+} from './rules/load-rules.js';
+export { matchesPathGlob } from './rules/path-glob.js';
+export {
+  type BashRule,
+  describeRule,
+  describeSource,
+  type FileRule,
+  type IgnoredRule,
+  type IgnoredRuleReason,
+  NO_RULES,
+  type PermissionRule,
+  type RuleDecision,
+  type RuleSet,
+  type RuleSource,
+  type SourcedRule,
+} from './rules/rule-schema.js';
 export { type ListApprovalsQuery, listApprovals, readApproval } from './store/approval-queries.js';
 export { newApprovalId, newCheckpointId } from './store/new-record-id.js';
 export { type PreImage, preImage } from './store/pre-image.js';

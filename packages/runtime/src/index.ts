@@ -19,6 +19,13 @@ export {
 } from './app/application.js';
 export { effectiveApprovalProvider, type FrontEnd } from './app/approval-factory.js';
 export { type ApplicationOverrides, createApplication } from './app/create-application.js';
+export {
+  createRuntimePolicy,
+  loadRuntimeRules,
+  projectRulesFile,
+  type RuntimePolicy,
+  userRulesFile,
+} from './app/runtime-rules.js';
 export { createStderrLogger, type StderrLoggerOptions } from './app/stderr-logger.js';
 export { RUNTIME_VERSION } from './app/version.js';
 export * from './settings/index.js';

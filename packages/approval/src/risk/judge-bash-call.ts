@@ -46,7 +46,11 @@ interface Directories {
   readonly leaves: boolean;
 }
 
-function directoriesOf(analysis: ShellAnalysis, cwd: string, paths: WorkspacePaths): Directories {
+export function directoriesOf(
+  analysis: ShellAnalysis,
+  cwd: string,
+  paths: WorkspacePaths,
+): Directories {
   const bases = [cwd];
   let leaves = false;
   for (const command of analysis.commands) {
@@ -70,7 +74,7 @@ function directoriesOf(analysis: ShellAnalysis, cwd: string, paths: WorkspacePat
   return { bases, leaves };
 }
 
-function redirectFindings(analysis: ShellAnalysis, scene: BashScene): RiskFinding[] {
+export function redirectFindings(analysis: ShellAnalysis, scene: BashScene): RiskFinding[] {
   return analysis.redirects.flatMap((redirect) => {
     if (redirect.target === null) return [];
     const findings: RiskFinding[] = [];

@@ -1,8 +1,7 @@
-import { type ApprovalAssessor, assessCall, createApprovalGate } from '@tiny-claw/approval';
-import type { ApprovalGate, ApprovalStores } from '@tiny-claw/core';
-import { sandboxStatus } from '@tiny-claw/tools';
+import { type ApprovalAssessor, createApprovalGate } from '@tiny-claw/approval';
+import type { ApprovalGate, ApprovalStores, Logger } from '@tiny-claw/core';
 import type { Settings } from '../settings/settings-schema.js';
-import { runtimeSandbox } from './tool-factory.js';
+import { createRuntimePolicy } from './runtime-rules.js';
 
 /**
  * Which front end assembles the application: `auto` approvals are asked in the terminal by the
@@ -33,22 +32,18 @@ export function effectiveApprovalProvider(
  * in the call's workdir, with the state dir and tiny-claw's own settings files as protected paths,
  * and knows the bash sandbox in force (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool
  * resolves it, once, at the first judged call), so a write outside the workdir is refused under
- * the sandbox and asked without it.
+ * the sandbox and asked without it. The user's kept rules (and a trusted project's ask and deny
+ * rules) apply on top ({@link createRuntimePolicy}).
  *
  * @example
  * const assess = runtimeRiskPolicy(settings);
  * await assess(call, ctx); // { verdict: 'approval_required', reasons: [...] }
  */
-export function runtimeRiskPolicy(settings: Settings): ApprovalAssessor {
-  let sandbox: 'bwrap' | 'off' | undefined;
-  return (call, ctx) => {
-    sandbox ??= sandboxStatus(runtimeSandbox(settings)).active;
-    return assessCall(call, {
-      requiredTools: settings.approvalRequiredTools,
-      workdir: ctx.workdir,
-      protectedPaths: [settings.stateDir, ...settings.settingsPaths],
-      sandbox,
-    });
+export function runtimeRiskPolicy(settings: Settings, logger?: Logger): ApprovalAssessor {
+  const policy = createRuntimePolicy(settings, logger);
+  return async (call, ctx) => {
+    const { verdict, reasons } = await policy.judge(call, ctx.workdir);
+    return { verdict, reasons };
   };
 }
 
@@ -68,6 +63,7 @@ export function createRuntimeApprovals(
   settings: Settings,
   front: FrontEnd,
   store: ApprovalStores,
+  logger?: Logger,
 ): ApprovalGate | undefined {
   const provider = effectiveApprovalProvider(settings, front);
   if (provider === 'off') return undefined;
@@ -75,7 +71,7 @@ export function createRuntimeApprovals(
   return createApprovalGate({
     store,
     timeoutSeconds: settings.approvalTimeoutSeconds,
-    assess: runtimeRiskPolicy(settings),
+    assess: runtimeRiskPolicy(settings, logger),
     ...(provider === 'feishu'
       ? {
           canDecide: (actor, record) => actor === record.requestedBy || approvers.includes(actor),

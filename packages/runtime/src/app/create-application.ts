@@ -11,6 +11,7 @@ import {
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { runtimePolicy } from './runtime-policy.js';
+import { loadRuntimeRules } from './runtime-rules.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { createRuntimeTools } from './tool-factory.js';
 import { createRuntimeTracing } from './tracer-factory.js';
@@ -63,8 +64,10 @@ export async function createApplication(
   }
   const tracing = await createRuntimeTracing(settings, logger);
   const front = overrides.front ?? 'cli';
+  // A bad rules file is a configuration error at start, not at the first judged call.
+  await loadRuntimeRules(settings, settings.workdir);
   const store = createFileStore(settings.stateDir, { logger });
-  const approvals = createRuntimeApprovals(settings, front, store);
+  const approvals = createRuntimeApprovals(settings, front, store, logger);
   const agent = createAgent({
     provider,
     tools,

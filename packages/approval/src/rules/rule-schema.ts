@@ -1,0 +1,149 @@
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * What a kept rule decides for the calls it matches: `allow` lets a call run without asking
+ * (unless the built-in policy refuses it), `ask` needs a person, `deny` refuses.
+ *
+ * @example
+ * const decision: RuleDecision = 'ask';
+ */
+export type RuleDecision = 'allow' | 'ask' | 'deny';
+
+const common = {
+  decision: z.enum(['allow', 'ask', 'deny'], {
+    error: 'decision must be "allow", "ask" or "deny"',
+  }),
+  reason: z.string().min(1).optional(),
+  workdir: z
+    .string()
+    .refine((value) => isAbsolute(value), { error: 'workdir must be an absolute path' })
+    .optional(),
+};
+
+const bashRuleSchema = z.strictObject({
+  tool: z.literal('bash'),
+  prefix: z
+    .array(z.string().min(1, { error: 'prefix words must not be empty' }))
+    .min(1, { error: 'prefix must hold at least one word (the program)' }),
+  ...common,
+});
+
+const fileRuleSchema = z.strictObject({
+  tool: z.enum(['write', 'edit']),
+  path: z.string().min(1, { error: 'path must not be empty' }),
+  ...common,
+});
+
+/** One rule of a rules file, as written. */
+export const permissionRuleSchema = z.discriminatedUnion('tool', [bashRuleSchema, fileRuleSchema], {
+  error: 'tool must be "bash" (with a prefix) or "write" / "edit" (with a path)',
+});
+
+/** A whole rules file: `{ "rules": [ … ] }`. */
+export const rulesFileSchema = z.strictObject({ rules: z.array(z.unknown()) });
+
+/**
+ * A bash rule: matches each simple command of a bash call whose argv starts with `prefix`.
+ *
+ * @example
+ * const rule: BashRule = { tool: 'bash', prefix: ['npm', 'test'], decision: 'allow' };
+ */
+export type BashRule = z.infer<typeof bashRuleSchema>;
+
+/**
+ * A write or edit rule: matches a call whose path, relative to the workdir, matches the glob
+ * `path` (`*` and `?` within one path segment, `**` across segments).
+ *
+ * @example
+ * const rule: FileRule = { tool: 'write', path: 'docs/**', decision: 'allow' };
+ */
+export type FileRule = z.infer<typeof fileRuleSchema>;
+
+/**
+ * A permission rule the user keeps, optionally scoped to one project by `workdir`.
+ *
+ * @example
+ * const rule: PermissionRule = { tool: 'bash', prefix: ['git', 'push'], decision: 'deny', reason: 'push by hand' };
+ */
+export type PermissionRule = BashRule | FileRule;
+
+/**
+ * Where a rule comes from: the user's own rules file or a project's, and its index in the file.
+ *
+ * @example
+ * const source: RuleSource = { origin: 'user', file: '/home/me/.config/tiny-claw/rules.json', index: 0 };
+ */
+export interface RuleSource {
+  readonly origin: 'user' | 'project';
+  readonly file: string;
+  readonly index: number;
+}
+
+/**
+ * A rule together with where it comes from.
+ *
+ * @example
+ * const sourced: SourcedRule = { rule, source: { origin: 'user', file, index: 0 } };
+ */
+export interface SourcedRule {
+  readonly rule: PermissionRule;
+  readonly source: RuleSource;
+}
+
+/**
+ * Why a rule that was read is not in force.
+ *
+ * @example
+ * const why: IgnoredRuleReason = 'allow_in_project';
+ */
+export type IgnoredRuleReason = 'allow_in_project';
+
+/**
+ * A rule that was read but is not in force, and why.
+ *
+ * @example
+ * const ignored: IgnoredRule = { rule, source, why: 'allow_in_project' };
+ */
+export interface IgnoredRule extends SourcedRule {
+  readonly why: IgnoredRuleReason;
+}
+
+/**
+ * The rules in force for one workdir, in order (user file first, then the project's), plus those
+ * read but ignored, and the project's rules file when it was not read because its folder is not
+ * trusted.
+ *
+ * @example
+ * const set: RuleSet = { rules: [], ignored: [], untrustedFile: null };
+ */
+export interface RuleSet {
+  readonly rules: readonly SourcedRule[];
+  readonly ignored: readonly IgnoredRule[];
+  readonly untrustedFile: string | null;
+}
+
+/** No rules at all. */
+export const NO_RULES: RuleSet = Object.freeze({ rules: [], ignored: [], untrustedFile: null });
+
+/**
+ * A short human description of a rule: decision, tool and what it matches.
+ *
+ * @example
+ * describeRule({ tool: 'bash', prefix: ['npm', 'test'], decision: 'allow' }); // 'allow bash npm test'
+ */
+export function describeRule(rule: PermissionRule): string {
+  const what = rule.tool === 'bash' ? rule.prefix.join(' ') : rule.path;
+  const scope = rule.workdir === undefined ? '' : ` in ${rule.workdir}`;
+  return `${rule.decision} ${rule.tool} ${what}${scope}`;
+}
+
+/**
+ * Where a rule comes from, for people: `/path/rules.json #2`.
+ *
+ * @example
+ * describeSource({ origin: 'user', file: '/h/.config/tiny-claw/rules.json', index: 0 }); // '/h/.config/tiny-claw/rules.json #0'
+ */
+export function describeSource(source: RuleSource): string {
+  return `${source.file} #${source.index}`;
+}
