@@ -132,6 +132,14 @@ describe('ClaudeProvider request mapping over the wire', () => {
     expect(body).not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('tool_choice');
   });
+
+  it('uses ANTHROPIC_BASE_URL through the SDK when no baseUrl is given', async () => {
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.anthropicBaseUrl);
+    server.enqueue({ kind: 'turn', text: 'via env' });
+    const response = await provider({ baseURL: undefined }).complete(ask());
+    expect(response.message.content).toBe('via env');
+    expect(server.requests).toHaveLength(1);
+  });
 });
 
 describe('ClaudeProvider turns', () => {

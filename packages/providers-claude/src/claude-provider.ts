@@ -134,10 +134,8 @@ export class ClaudeProvider implements LLMProvider {
       const options = this.#options;
       const client = new sdkModule.Anthropic({
         apiKey: options.apiKey,
-        // Given here, so the SDK does not take ANTHROPIC_BASE_URL from the environment: the key
-        // goes only where the provider's options say.
-        baseURL: options.baseURL ?? DEFAULT_BASE_URL,
-        logLevel: 'off',
+        // Left out, the SDK takes ANTHROPIC_BASE_URL from the environment, as every Anthropic client does.
+        ...(options.baseURL ? { baseURL: options.baseURL } : {}),
         // Retries are ours (see resilience.ts), the same policy as every tiny-claw provider.
         maxRetries: 0,
         timeout: options.timeoutMs,

@@ -26,9 +26,6 @@ import type { WireCompletion } from './wire-types.js';
 type Sdk = typeof import('openai');
 
 let sdkModule: Promise<Sdk> | undefined;
-
-/** Where requests go when `baseURL` is not given: the OpenAI API, whatever the environment says. */
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** The SDK costs ~70 ms to import, so it is loaded on the first call, never at start-up. */
 function loadSdk(): Promise<Sdk> {
   sdkModule ??= import('openai').catch((error: unknown) => {
@@ -105,13 +102,8 @@ export class OpenAIProvider implements LLMProvider {
     // One client per call (≈ 0.03 ms) so its fetch can feed this call's idle watchdog.
     const client = new sdk.OpenAI({
       apiKey: options.apiKey,
-      // Every value the SDK would otherwise take from the environment is given here, so the
-      // provider sends the key only where its options say (never to an OPENAI_BASE_URL it was not
-      // told about) and adds no organisation or project header of someone else's.
-      baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
-      organization: null,
-      project: null,
-      logLevel: 'off',
+      // Left out, the SDK takes OPENAI_BASE_URL from the environment, as every OpenAI client does.
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
       // Retries are ours (see resilience.ts), the same policy as every tiny-claw provider.
       maxRetries: 0,
       timeout: options.timeoutMs,

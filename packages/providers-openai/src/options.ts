@@ -28,7 +28,7 @@ export type TokenParameter = 'max_tokens' | 'max_completion_tokens';
 export interface OpenAIProviderOptions {
   /** Sent as a bearer token; never appears in an error message. */
   apiKey: string;
-  /** Any OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1`. Default: `https://api.openai.com/v1` (the environment's `OPENAI_BASE_URL` is not read). */
+  /** Any OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1`. Default: the SDK's (`OPENAI_BASE_URL`, else api.openai.com). */
   baseURL?: string;
   model: string;
   /** Output token limit when the request sets none. Not sent when neither sets one. */
