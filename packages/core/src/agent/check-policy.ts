@@ -37,7 +37,7 @@ export function checkPolicy(policy: unknown, tools: readonly Tool[]): ToolPolicy
       if (known.includes(name)) continue;
       // Denying a tool the agent does not have changes nothing, so it is accepted (a deny list
       // may name every tool a team never wants, whichever this agent was given). What fails open
-      // is a misspelt name of a tool the agent has — `bahs` leaving `bash` enabled — so a deny
+      // is a misspelt name of a tool the agent has, which would leave that tool enabled, so a deny
       // name that close to one of the tools is refused, as is any allow name that is no tool.
       const nearMiss = closestName(name, known, { maxDistance: typoDistance(name) });
       if (field === 'deny' && name.trim() !== '' && nearMiss === undefined) continue;
