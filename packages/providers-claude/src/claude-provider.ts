@@ -6,11 +6,17 @@ import {
   type LLMResponse,
   ProviderError,
 } from '@tiny-claw/core';
-import { type RetryOptions, withCost, withRetries } from '@tiny-claw/core/utils';
+import {
+  IncompleteStream,
+  type RetryOptions,
+  retryPolicy,
+  streamRetryPolicy,
+  withCost,
+  withRetries,
+} from '@tiny-claw/core/utils';
 import { type ErrorContext, safeMessage, toProviderError } from './error-mapping.js';
 import { type ClaudeProviderOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { type ClaudeRequestBody, toClaudeRequest } from './request-mapping.js';
-import { IncompleteStream, retryPolicy, streamRetryPolicy } from './resilience.js';
 import { type ClaudeTurn, fromClaudeMessage, toLLMResponse } from './response-mapping.js';
 import { type RawSseEvent, streamAttempt, TextSinkError } from './stream-attempt.js';
 import { text } from './strings.js';

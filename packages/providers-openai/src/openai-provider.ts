@@ -6,18 +6,19 @@ import {
   msg,
   ProviderError,
 } from '@tiny-claw/core';
-import { withCost, withRetries } from '@tiny-claw/core/utils';
-import type OpenAI from 'openai';
-import { displayUrl, type ErrorContext, safeDetail, toProviderError } from './error-mapping.js';
-import { type OpenAIProviderOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { buildChatParams, type ChatParams } from './request-mapping.js';
 import {
   type AttemptWatch,
   IncompleteStream,
   retryPolicy,
   streamRetryPolicy,
   watchAttempt,
-} from './resilience.js';
+  withCost,
+  withRetries,
+} from '@tiny-claw/core/utils';
+import type OpenAI from 'openai';
+import { displayUrl, type ErrorContext, safeDetail, toProviderError } from './error-mapping.js';
+import { type OpenAIProviderOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { buildChatParams, type ChatParams } from './request-mapping.js';
 import { fromCompletion, type MappedTurn } from './response-mapping.js';
 import { ChatStreamAssembler } from './stream-assembler.js';
 import { text } from './strings.js';

@@ -34,6 +34,12 @@ export {
   retryDelayMs,
 } from './retry-after.js';
 export { REDACTED, type ScrubOptions, scrubSecrets } from './scrub-secrets.js';
+export {
+  IncompleteStream,
+  retryPolicy,
+  type SdkErrors,
+  streamRetryPolicy,
+} from './sdk-retry-policy.js';
 export { isSecretName } from './secret-names.js';
 export {
   applySecretRules,

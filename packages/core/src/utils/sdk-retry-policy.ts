@@ -1,11 +1,10 @@
-import { isRetryableStatus, type RetryOptions } from '@tiny-claw/core/utils';
-
-export { type AttemptWatch, watchAttempt } from '@tiny-claw/core/utils';
+import { isRetryableStatus, type RetryOptions } from './with-retries.js';
 
 /**
- * How this provider applies the retry policy every tiny-claw provider shares (`withRetries` of
- * `@tiny-claw/core/utils`, the `@anthropic-ai/sdk's own retries switched off): which SDK errors are
- * worth another attempt, and when an unfinished stream may be asked for again.
+ * How a provider over a vendor SDK applies the one retry policy (`withRetries`, with the SDK's own
+ * retries switched off): which SDK errors are worth another attempt, and when an unfinished
+ * stream may be asked for again. The SDK's error classes are passed in, so this module names no
+ * vendor and loads no SDK.
  *
  * @example
  * await withRetries(send, retryPolicy(2, signal, sdk));
@@ -13,8 +12,13 @@ export { type AttemptWatch, watchAttempt } from '@tiny-claw/core/utils';
  * @module
  */
 
-/** The SDK error classes the policy tells apart; passed in because the SDK is loaded lazily. */
-interface SdkErrors {
+/**
+ * The SDK error classes the policy tells apart; passed in because the SDK is loaded lazily.
+ *
+ * @example
+ * const errors: SdkErrors = sdkModule; // the loaded SDK: its APIError, APIConnectionError, APIUserAbortError
+ */
+export interface SdkErrors {
   APIError: abstract new (...args: never[]) => Error & { status: unknown; headers: unknown };
   APIConnectionError: abstract new (...args: never[]) => Error;
   APIUserAbortError: abstract new (...args: never[]) => Error;
@@ -25,7 +29,7 @@ interface SdkErrors {
  * false: once text reached the caller, a second attempt would show it twice.
  *
  * @example
- * throw new IncompleteStream('the response stream ended before message_stop', spoke);
+ * throw new IncompleteStream('the connection closed before the last event arrived', spoke);
  */
 export class IncompleteStream extends Error {
   readonly reason: string;
@@ -43,7 +47,7 @@ export class IncompleteStream extends Error {
  * failed response's `retry-after`.
  *
  * @example
- * await withRetries(send, retryPolicy(2, signal, await import('@anthropic-ai/sdk')));
+ * await withRetries(send, retryPolicy(2, signal, sdk));
  */
 export function retryPolicy(
   maxRetries: number,
