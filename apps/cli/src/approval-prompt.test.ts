@@ -51,3 +51,35 @@ describe('askDecision', () => {
     expect(asked).toHaveLength(1);
   });
 });
+
+describe('the "always" answers', () => {
+  const both = { session: true, project: true };
+  it.each([
+    ['a', both, { decision: 'approve', always: 'session' }],
+    ['Always', both, { decision: 'approve', always: 'session' }],
+    ['p', both, { decision: 'approve', always: 'project' }],
+    [' PROJECT ', both, { decision: 'approve', always: 'project' }],
+    ['a', { session: false, project: true }, undefined],
+    ['p', { session: true, project: false }, undefined],
+    ['a', undefined, undefined],
+    ['p', undefined, undefined],
+    ['always please', both, undefined],
+    ['y', both, { decision: 'approve' }],
+    ['n no', both, { decision: 'reject', reason: 'no' }],
+  ] as const)('%j with offers %j reads as %j', (answer, offers, expected) => {
+    expect(parseDecision(answer, offers)).toEqual(expected);
+  });
+
+  it('the explanation after a wrong answer names only the answers offered', async () => {
+    const answers = ['maybe', 'a'];
+    let said = '';
+    const decision = await askDecision(
+      async () => answers.shift(),
+      (text) => (said += text),
+      { session: true, project: false },
+    );
+    expect(decision).toEqual({ decision: 'approve', always: 'session' });
+    expect(said).toContain("'a' to approve and not ask again in this session");
+    expect(said).not.toContain("'p'");
+  });
+});

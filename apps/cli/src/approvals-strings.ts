@@ -30,7 +30,21 @@ export const approvalsText = {
   noReason: 'risky tool call',
 
   // The inline prompt.
-  unrecognised: "answer 'y' to approve, 'n' to reject, or 'n' followed by a reason",
+  unrecognised: (offers: { session: boolean; project: boolean }) =>
+    `answer 'y' to approve, 'n' to reject, or 'n' followed by a reason${
+      offers.session ? ", 'a' to approve and not ask again in this session" : ''
+    }${offers.project ? ", 'p' to approve and keep a rule for this project" : ''}`,
+  alwaysHeader: 'or approve and remember:',
+  alwaysSession: (rules: readonly string[]) =>
+    `  [a]lways in this session (until this process ends): ${rules.join('; ')}`,
+  alwaysProject: (rules: readonly string[], file: string) =>
+    `  [p]roject: always in this workdir, added to ${file}: ${rules.join('; ')}`,
+  keptForSession: (rules: readonly string[]) => `kept for this session: ${rules.join('; ')}`,
+  keptInFile: (rules: readonly string[], file: string) =>
+    rules.length === 0
+      ? `${file} already holds this rule`
+      : `added to ${file}: ${rules.join('; ')}`,
+  notKept: (why: string) => `the rule was not kept (${why}); approving this call once`,
   leftPending: 'no decision; the request stays pending.',
   deciding: (decision: 'approve' | 'reject', id: string, actor: string) =>
     `${decision === 'approve' ? 'approving' : 'rejecting'} ${id} as ${actor}`,

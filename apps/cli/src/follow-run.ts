@@ -1,6 +1,7 @@
+import { describeRule, type PermissionRule } from '@tiny-claw/approval';
 import { describeRunError, type RunEventListener, type RunResult } from '@tiny-claw/core';
-import type { Application } from '@tiny-claw/runtime';
-import { askDecision } from './approval-prompt.js';
+import { type Application, userRulesFile } from '@tiny-claw/runtime';
+import { askDecision, type PromptDecision } from './approval-prompt.js';
 import { renderApprovalRequest } from './approval-request-view.js';
 import type { ApprovalRecord } from './approvals-args.js';
 import { approvalsText, scopeFlags } from './approvals-strings.js';
@@ -69,26 +70,92 @@ export async function followRun(
         describeShellCommand: (command) => app.describeShellCommand(command),
       }),
     );
-    const answer = await askDecision(ask, out.stderr);
+    const always = await alwaysProposals(app, record);
+    if (always.session || always.project) out.stderr(alwaysLines(app, always));
+    const answer = await askDecision(ask, out.stderr, {
+      session: always.session !== null,
+      project: always.project !== null,
+    });
     if (!answer) {
       out.stderr(`${approvalsText.leftPending}\n`);
       break;
     }
     out.stderr(`${approvalsText.deciding(answer.decision, approvalId, options.actor)}\n`);
     terminal = newTerminal();
-    const onEvent = terminal.onEvent;
+    const show = terminal.onEvent;
+    // An "always" answer is kept once the decision is claimed (the resumed event), before the run
+    // goes on, so the next identical call is judged with it; a refused decision keeps nothing.
+    let kept: Promise<void> | undefined;
+    const onEvent: RunEventListener = (event) => {
+      if (event.type === 'approval.resumed' && event.approvalId === approvalId)
+        kept = keepAlways(app, record, answer, always, out);
+      show(event);
+    };
+    // The request itself is decided like any other approval; the listener keeps "always".
+    const decision = answer.decision === 'approve' ? { decision: 'approve' as const } : answer;
     ({ value: result, signal: received } = await cancellable(out, (signal) =>
       app.resumeApproval(approvalId, {
-        ...answer,
+        ...decision,
         actor: options.actor,
         onEvent,
         signal,
         ...(options.scope.session === undefined ? {} : { session: options.scope.session }),
       }),
     ));
+    await kept;
   }
   await printRunResult(result, terminal, options);
   return exitCodeForRun(result.stopReason, received, result.stopDetail);
+}
+
+type Proposed = readonly PermissionRule[] | null;
+
+/** The rules each "always" answer would keep; null when that answer cannot stop the next ask. */
+async function alwaysProposals(
+  app: Application,
+  record: ApprovalRecord,
+): Promise<{ session: Proposed; project: Proposed }> {
+  const [session, project] = await Promise.all([
+    app.proposeAlways(record, 'session').catch(() => ({ rules: null })),
+    app.proposeAlways(record, 'project').catch(() => ({ rules: null })),
+  ]);
+  return { session: session.rules, project: project.rules };
+}
+
+/** What each "always" answer keeps, shown before the person answers. */
+function alwaysLines(app: Application, always: { session: Proposed; project: Proposed }): string {
+  const shown = (rules: readonly PermissionRule[]) =>
+    rules.map((rule) => printable(describeRule(rule)));
+  const lines: string[] = [approvalsText.alwaysHeader];
+  if (always.session) lines.push(approvalsText.alwaysSession(shown(always.session)));
+  if (always.project)
+    lines.push(approvalsText.alwaysProject(shown(always.project), userRulesFile(app.settings)));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Keep an "always" answer's rules. A rules file that cannot take the rule is said; the call is
+ * approved all the same (the person did approve it), and the rule still counts in this process.
+ */
+async function keepAlways(
+  app: Application,
+  record: ApprovalRecord,
+  answer: PromptDecision,
+  always: { session: Proposed; project: Proposed },
+  out: Output,
+): Promise<void> {
+  if (answer.decision !== 'approve' || answer.always === undefined) return;
+  const rules = always[answer.always];
+  if (!rules) return;
+  try {
+    const kept = await app.keepAlways(record, answer.always, rules);
+    const shown = kept.added.map((rule) => printable(describeRule(rule)));
+    out.stderr(
+      `${kept.file === null ? approvalsText.keptForSession(shown) : approvalsText.keptInFile(shown, kept.file)}\n`,
+    );
+  } catch (error) {
+    out.stderr(`tiny-claw: ${approvalsText.notKept(printable((error as Error).message))}\n`);
+  }
 }
 
 async function printRunResult(

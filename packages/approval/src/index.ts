@@ -48,6 +48,11 @@ export {
 } from './rules/load-rules.js';
 export { matchesPathGlob } from './rules/path-glob.js';
 export {
+  proposeRules,
+  type RuleProposal,
+  type UnrememberableReason,
+} from './rules/propose-rules.js';
+export {
   type BashRule,
   describeRule,
   describeSource,

@@ -10,6 +10,9 @@
  *
  * @module
  */
+
+// What a front end shows of the rules an "always" answer keeps.
+export { describeRule, type PermissionRule } from '@tiny-claw/approval';
 export {
   Application,
   type HealthReport,
@@ -23,6 +26,7 @@ export {
   createRuntimePolicy,
   loadRuntimeRules,
   projectRulesFile,
+  type RememberScope,
   type RuntimePolicy,
   userRulesFile,
 } from './app/runtime-rules.js';

@@ -1,4 +1,8 @@
-import type { InteractiveCard, InteractiveCardElement } from '@larksuiteoapi/node-sdk';
+import type {
+  InteractiveCard,
+  InteractiveCardActionItem,
+  InteractiveCardElement,
+} from '@larksuiteoapi/node-sdk';
 import type { ApprovalButtonValue } from '../feishu/card-action.js';
 import { argumentLines } from './argument-preview.js';
 import { workdirLabel } from './workdir-label.js';
@@ -21,6 +25,14 @@ export interface ApprovalCardInput {
   arguments: Record<string, unknown>;
   expiresAt: string;
   requestedBy: string;
+  /**
+   * The rules each "always" button would keep, described (`allow bash npm test`); a button is
+   * offered only when its rules would stop the next identical request.
+   */
+  always?: {
+    session?: readonly string[];
+    project?: { readonly file: string; readonly rules: readonly string[] };
+  };
 }
 
 /** How a decided card ends. */
@@ -43,12 +55,40 @@ export function approvalCard(
   input: ApprovalCardInput,
   redact: (text: string) => string,
 ): InteractiveCard {
-  const button = (decision: ApprovalButtonValue['decision']): ApprovalButtonValue => ({
+  const button = (
+    decision: ApprovalButtonValue['decision'],
+    always?: ApprovalButtonValue['always'],
+  ): ApprovalButtonValue => ({
     tiny_claw: 'approval',
     decision,
+    ...(always === undefined ? {} : { always }),
     approval_id: input.approvalId,
     chat_id: input.chatId,
   });
+  const alwaysButtons: InteractiveCardActionItem[] = [];
+  const alwaysLines: string[] = [];
+  if (input.always?.session) {
+    alwaysButtons.push({
+      tag: 'button',
+      text: { tag: 'plain_text', content: 'Always in this chat' },
+      type: 'default',
+      value: button('approve', 'session'),
+    });
+    alwaysLines.push(
+      `Always in this chat: approves, and does not ask again in this chat while the server runs (${input.always.session.join('; ')}).`,
+    );
+  }
+  if (input.always?.project) {
+    alwaysButtons.push({
+      tag: 'button',
+      text: { tag: 'plain_text', content: 'Always in this project' },
+      type: 'default',
+      value: button('approve', 'project'),
+    });
+    alwaysLines.push(
+      `Always in this project: approves, and adds to ${input.always.project.file}: ${input.always.project.rules.join('; ')}.`,
+    );
+  }
   return {
     config: { wide_screen_mode: true, update_multi: true },
     header: {
@@ -72,8 +112,18 @@ export function approvalCard(
             type: 'danger',
             value: button('reject'),
           },
+          ...alwaysButtons,
         ],
       },
+      ...(alwaysLines.length === 0
+        ? []
+        : [
+            {
+              tag: 'note',
+              // Rules name what the model asked to run: plain text, scrubbed like the arguments.
+              elements: [{ tag: 'plain_text', content: redact(alwaysLines.join('\n')) }],
+            } as InteractiveCardElement,
+          ]),
       {
         tag: 'note',
         elements: [

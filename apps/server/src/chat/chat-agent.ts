@@ -1,5 +1,6 @@
 import {
   ApprovalError,
+  type ApprovalRecord,
   type ApprovalRequiredEvent,
   describeRunError,
   type Logger,
@@ -8,7 +9,13 @@ import {
   type RunResult,
   TinyClawError,
 } from '@tiny-claw/core';
-import type { Application } from '@tiny-claw/runtime';
+import {
+  type RememberScope as AlwaysScope,
+  type Application,
+  describeRule,
+  type PermissionRule,
+  userRulesFile,
+} from '@tiny-claw/runtime';
 import type { CardAction } from '../feishu/card-action.js';
 import type { InboundMessage } from '../feishu/message-event.js';
 import { messageText } from '../feishu/message-event.js';
@@ -37,6 +44,14 @@ export interface ChatAgentOptions {
   queue?: ChatQueue;
 }
 
+/** What an "always" answer keeps once its decision is claimed. */
+interface AlwaysPlan {
+  scope: AlwaysScope;
+  record: ApprovalRecord;
+  /** Null when no rule could stop the next identical request. */
+  rules: PermissionRule[] | null;
+}
+
 /** A decision, from a typed command or a card's button. */
 interface Decision {
   chatId: string;
@@ -44,6 +59,8 @@ interface Decision {
   approvalId: string;
   decision: 'approve' | 'reject';
   reason?: string;
+  /** An approval kept for the chat's session or in the user's rules for the project. */
+  always?: AlwaysScope;
   /** The message the outcome replies to: the command, or the card. */
   replyTo: string;
 }
@@ -106,6 +123,7 @@ export class ChatAgent {
           actor: click.operatorOpenId,
           approvalId: click.value.approval_id,
           decision: click.value.decision,
+          ...(click.value.always === undefined ? {} : { always: click.value.always }),
           replyTo: click.cardMessageId,
         }),
     });
@@ -214,9 +232,15 @@ export class ChatAgent {
       return;
     }
     const posted = new Set<string>();
+    const always = await this.#alwaysRules(decision);
+    let kept: Promise<void> | undefined;
     const progress = runProgress({
       line: (line) => outbox.progress(line),
       resumed: (event) => {
+        // Kept only once the decision is claimed (a refused one keeps nothing), before the run
+        // goes on to its next call.
+        if (always !== undefined && event.decision === 'approve')
+          kept = this.#keepAlways(always, decision, outbox);
         outbox.text(
           chatText.decided(event.decision, event.approvalId, event.actor),
           decision.replyTo,
@@ -273,8 +297,45 @@ export class ChatAgent {
       await outbox.idle();
       return;
     }
+    await kept;
     this.#finish(result, outbox, decision.replyTo, posted);
     await outbox.idle();
+  }
+
+  /**
+   * Read what an "always" answer would keep, before the decision is claimed (nothing is kept
+   * yet), so that the rules can be kept the moment the claim succeeds.
+   */
+  async #alwaysRules(decision: Decision): Promise<AlwaysPlan | undefined> {
+    if (decision.always === undefined || decision.decision !== 'approve') return undefined;
+    const { app } = this.#options;
+    const record = await app.approval(decision.approvalId).catch(() => undefined);
+    if (!record) return undefined;
+    const proposal = await app
+      .proposeAlways(record, decision.always)
+      .catch(() => ({ rules: null }));
+    return { scope: decision.always, record, rules: proposal.rules };
+  }
+
+  /** Keep an "always" answer's rules, and say in the chat what was kept. */
+  #keepAlways(plan: AlwaysPlan, decision: Decision, outbox: ChatOutbox): Promise<void> {
+    const { app, logger } = this.#options;
+    if (!plan.rules) {
+      outbox.text(chatText.notKept(decision.approvalId), decision.replyTo);
+      return Promise.resolve();
+    }
+    // The session's rules count from this call on; a project rule counts here at once too.
+    return app
+      .keepAlways(plan.record, plan.scope, plan.rules)
+      .then(({ file, added }) => {
+        outbox.text(chatText.kept(plan.scope, added.map(describeRule), file), decision.replyTo);
+      })
+      .catch((error: unknown) => {
+        logger.warn(
+          `feishu: keeping the rule of ${decision.approvalId} failed: ${describe(error)}`,
+        );
+        outbox.text(chatText.keepFailed(describe(error)), decision.replyTo);
+      });
   }
 
   /** Post the approval card for a paused call; false when it could not be sent. */
@@ -300,6 +361,7 @@ export class ChatAgent {
       arguments: event.call.arguments,
       expiresAt: record?.expiresAt ?? 'unknown',
       requestedBy: record?.requestedBy ?? 'unknown',
+      ...(record ? { always: await alwaysOffer(app, record) } : {}),
     };
     const id = await outbox.card(
       approvalCard(input, (text) => sender.redact(text)),
@@ -351,6 +413,23 @@ export class ChatAgent {
       }
     }
   }
+}
+
+/** What each "always" button would keep, for the card; a button without rules is not offered. */
+async function alwaysOffer(
+  app: Application,
+  record: ApprovalRecord,
+): Promise<NonNullable<ApprovalCardInput['always']>> {
+  const [session, project] = await Promise.all([
+    app.proposeAlways(record, 'session').catch(() => ({ rules: null })),
+    app.proposeAlways(record, 'project').catch(() => ({ rules: null })),
+  ]);
+  return {
+    ...(session.rules ? { session: session.rules.map(describeRule) } : {}),
+    ...(project.rules
+      ? { project: { file: userRulesFile(app.settings), rules: project.rules.map(describeRule) } }
+      : {}),
+  };
 }
 
 /** The chat's progress listener, with the run's log lines written first (they never throw). */

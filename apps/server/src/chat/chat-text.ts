@@ -25,6 +25,16 @@ export const chatText = {
   stopped: (reason: StopReason, steps: number): string => stopText(reason, steps),
   failed: (why: string): string => `Sorry, the run failed: ${why}`,
   cardDeciding: 'Got it, deciding…',
+  kept: (scope: 'session' | 'project', rules: readonly string[], file: string | null): string =>
+    scope === 'session'
+      ? `Will not ask again in this chat while the server runs: ${rules.join('; ')}.`
+      : rules.length === 0
+        ? `${file} already holds this rule.`
+        : `Added to ${file}: ${rules.join('; ')}.`,
+  notKept: (id: string): string =>
+    `Approved ${id} once: no rule could cover this call exactly, so the next one will be asked again.`,
+  keepFailed: (why: string): string =>
+    `Approved, but the rule could not be kept (${why}); it counts until the server restarts.`,
 };
 
 function stopText(reason: StopReason, steps: number): string {

@@ -5,6 +5,8 @@ import { feishuIdSchema } from './event-envelope.js';
 export const approvalButtonValueSchema = z.object({
   tiny_claw: z.literal('approval'),
   decision: z.enum(['approve', 'reject']),
+  /** An approval that is also kept: for the chat's session, or in the user's rules for the project. */
+  always: z.enum(['session', 'project']).optional(),
   approval_id: z.string().min(1).max(128),
   chat_id: feishuIdSchema,
 });

@@ -45,6 +45,7 @@ const cardText = (m: FakeFeishuMessage | undefined) => JSON.stringify(m?.content
 interface ButtonValue {
   tiny_claw: string;
   decision: string;
+  always?: string;
   approval_id: string;
   chat_id: string;
 }
@@ -112,10 +113,16 @@ describe('approvals in the chat', () => {
     expect(/\nWorkdir: (.+)\n/.exec(details)?.[1]).toMatch(lastTwoSegments(h.ws.dir));
     expect(details).toContain(`Approval id: ${approvalId}`);
     expect(cardText(card)).toContain(`<at id=${REQUESTER}></at>`);
-    expect(buttons(card).map((b) => [b.decision, b.chat_id])).toEqual([
-      ['approve', 'oc_team'],
-      ['reject', 'oc_team'],
+    expect(buttons(card).map((b) => [b.decision, b.always, b.chat_id])).toEqual([
+      ['approve', undefined, 'oc_team'],
+      ['reject', undefined, 'oc_team'],
+      ['approve', 'session', 'oc_team'],
+      ['approve', 'project', 'oc_team'],
     ]);
+    // What "always in this project" would write is on the card before anyone clicks.
+    expect(cardText(card)).toContain(
+      `adds to ${join(h.ws.dir, '.config', 'tiny-claw', 'rules.json')}: allow write app/.env in ${h.ws.dir}`,
+    );
     await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
@@ -203,6 +210,77 @@ describe('approvals in the chat', () => {
       'the refusal of the second click',
     );
     expect(repliesTo(h, card.messageId)[2]?.text).toMatch(/^Could not approve/);
+  });
+
+  it.each([
+    ['session', 'Will not ask again in this chat while the server runs: allow write app/.env.'],
+    ['project', 'Added to '],
+  ])(
+    'an "always" button (%s) approves, and the same write is not asked again',
+    async (scope, said) => {
+      const twice = new ScriptedProvider({
+        turns: [
+          {
+            tool_calls: [{ name: 'write', arguments: { path: 'app/.env', content: 'TOKEN=1\n' } }],
+          },
+          {
+            tool_calls: [{ name: 'write', arguments: { path: 'app/.env', content: 'TOKEN=2\n' } }],
+          },
+          { text: 'env written twice' },
+        ],
+      });
+      const h = await start(twice);
+      const { card } = await askForCard(h);
+      const always = buttons(card).find((b) => b.always === scope) as ButtonValue;
+      const response = await h.deliver(
+        feishuCardActionEvent({
+          chatId: 'oc_team',
+          operatorOpenId: REQUESTER,
+          messageId: card.messageId,
+          value: { ...always },
+          token: VERIFICATION_TOKEN,
+        }),
+      );
+      expect(response.status).toBe(200);
+      await h.feishu.waitFor(
+        () => repliesTo(h, card.messageId).some((m) => m.text === 'env written twice'),
+        'the answer',
+      );
+      expect(await readFile(h.ws.path('app/.env'), 'utf8')).toBe('TOKEN=2\n');
+      expect(h.feishu.messages.filter(isCard)).toHaveLength(1);
+      expect(repliesTo(h, card.messageId).some((m) => m.text?.startsWith(said))).toBe(true);
+      const rulesFile = join(h.ws.dir, '.config', 'tiny-claw', 'rules.json');
+      if (scope === 'project') {
+        expect(JSON.parse(await readFile(rulesFile, 'utf8'))).toEqual({
+          rules: [{ tool: 'write', path: 'app/.env', decision: 'allow', workdir: h.ws.dir }],
+        });
+      } else {
+        await expect(readFile(rulesFile, 'utf8')).rejects.toThrow(/ENOENT/);
+      }
+    },
+  );
+
+  it('keeps nothing when someone who may not decide clicks an "always" button', async () => {
+    const h = await start();
+    const { card } = await askForCard(h);
+    const always = buttons(card).find((b) => b.always === 'project') as ButtonValue;
+    await h.deliver(
+      feishuCardActionEvent({
+        chatId: 'oc_team',
+        operatorOpenId: STRANGER,
+        messageId: card.messageId,
+        value: { ...always },
+        token: VERIFICATION_TOKEN,
+      }),
+    );
+    await h.feishu.waitFor(
+      () => repliesTo(h, card.messageId).some((m) => m.text?.startsWith('Not allowed')),
+      'the refusal',
+    );
+    await expect(
+      readFile(join(h.ws.dir, '.config', 'tiny-claw', 'rules.json'), 'utf8'),
+    ).rejects.toThrow(/ENOENT/);
+    await expect(readFile(h.ws.path('app/.env'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses a decision made in another chat than the one the request came from', async () => {

@@ -7,7 +7,6 @@ import {
   type PermissionRule,
   permissionRuleSchema,
   type RuleSet,
-  type RuleSource,
   rulesFileSchema,
   type SourcedRule,
 } from './rule-schema.js';
@@ -39,7 +38,7 @@ function problemsOf(error: z.ZodError): string {
  */
 export async function readRulesFile(
   file: string,
-  origin: RuleSource['origin'],
+  origin: 'user' | 'project',
 ): Promise<SourcedRule[]> {
   let text: string;
   try {

@@ -69,13 +69,15 @@ export type FileRule = z.infer<typeof fileRuleSchema>;
 export type PermissionRule = BashRule | FileRule;
 
 /**
- * Where a rule comes from: the user's own rules file or a project's, and its index in the file.
+ * Where a rule comes from: the user's own rules file or a project's, and its index in the file,
+ * or an "always for this session" answer (`file` then names the session, `index` counts the
+ * session's answers).
  *
  * @example
  * const source: RuleSource = { origin: 'user', file: '/home/me/.config/tiny-claw/rules.json', index: 0 };
  */
 export interface RuleSource {
-  readonly origin: 'user' | 'project';
+  readonly origin: 'user' | 'project' | 'session';
   readonly file: string;
   readonly index: number;
 }
@@ -145,5 +147,6 @@ export function describeRule(rule: PermissionRule): string {
  * describeSource({ origin: 'user', file: '/h/.config/tiny-claw/rules.json', index: 0 }); // '/h/.config/tiny-claw/rules.json #0'
  */
 export function describeSource(source: RuleSource): string {
+  if (source.origin === 'session') return `answered "always" in session ${source.file}`;
   return `${source.file} #${source.index}`;
 }

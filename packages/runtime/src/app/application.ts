@@ -1,5 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { listApprovals, readApproval } from '@tiny-claw/approval';
+import {
+  listApprovals,
+  type PermissionRule,
+  type RuleProposal,
+  readApproval,
+} from '@tiny-claw/approval';
 import {
   type Agent,
   ApprovalError,
@@ -18,6 +23,7 @@ import {
 import { sandboxStatus } from '@tiny-claw/tools';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
 import type { SandboxSetting, Settings } from '../settings/settings-schema.js';
+import { createRuntimePolicy, type RememberScope, type RuntimePolicy } from './runtime-rules.js';
 import { describeShellCommand } from './shell-command-view.js';
 import { runtimeSandbox } from './tool-factory.js';
 import { toolRefusal } from './tool-refusal.js';
@@ -118,6 +124,11 @@ export class Application {
   readonly agent: Agent;
   /** Who decides on risky calls in this application. */
   readonly approvalProvider: 'off' | 'cli' | 'feishu';
+  /**
+   * The risk policy the approval gate asks, with the kept rules: front ends judge calls with it
+   * (`policy check`) and keep a person's "always" answers in it.
+   */
+  readonly policy: RuntimePolicy;
   readonly #close: () => Promise<void>;
 
   constructor(parts: {
@@ -125,12 +136,14 @@ export class Application {
     providerReason: string;
     agent: Agent;
     approvalProvider?: 'off' | 'cli' | 'feishu';
+    policy?: RuntimePolicy;
     close?: () => Promise<void>;
   }) {
     this.settings = parts.settings;
     this.providerReason = parts.providerReason;
     this.agent = parts.agent;
     this.approvalProvider = parts.approvalProvider ?? 'off';
+    this.policy = parts.policy ?? createRuntimePolicy(parts.settings);
     this.#close = parts.close ?? (async () => {});
   }
 
@@ -218,6 +231,46 @@ export class Application {
    */
   approval(approvalId: string): Promise<ApprovalRecord | undefined> {
     return readApproval(this.agent.store, approvalId);
+  }
+
+  /**
+   * The rules an "always" answer to a pending request would keep, so a front end can show them
+   * before the person answers (and offer "always" only when there are some): for `session`, kept
+   * in the request's session while this process runs; for `project`, written to the user's rules
+   * file scoped to the request's workdir.
+   *
+   * @example
+   * const proposal = await app.proposeAlways(record, 'project');
+   * if (proposal.rules) console.log(proposal.rules.map(describeRule));
+   */
+  proposeAlways(record: ApprovalRecord, scope: RememberScope): Promise<RuleProposal> {
+    return this.policy.propose(
+      { name: record.toolName, arguments: record.arguments },
+      record.workdir,
+      scope,
+      record.sessionKey,
+    );
+  }
+
+  /**
+   * Keep the rules of an "always" answer (as {@link proposeAlways} gave them): for the request's
+   * session, or in the user's rules file (the file written is returned). Decide the request itself
+   * with {@link resumeApproval}.
+   *
+   * @throws ConfigurationError when the user's rules file is invalid or cannot be written.
+   * @example
+   * await app.keepAlways(record, 'session', proposal.rules);
+   */
+  async keepAlways(
+    record: ApprovalRecord,
+    scope: RememberScope,
+    rules: readonly PermissionRule[],
+  ): Promise<{ file: string | null; added: PermissionRule[] }> {
+    if (scope === 'session') {
+      this.policy.rememberForSession(record.sessionKey, rules);
+      return { file: null, added: [...rules] };
+    }
+    return this.policy.rememberInProject(record.workdir, rules);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { type ApprovalAssessor, createApprovalGate } from '@tiny-claw/approval';
 import type { ApprovalGate, ApprovalStores, Logger } from '@tiny-claw/core';
 import type { Settings } from '../settings/settings-schema.js';
-import { createRuntimePolicy } from './runtime-rules.js';
+import { createRuntimePolicy, type RuntimePolicy } from './runtime-rules.js';
 
 /**
  * Which front end assembles the application: `auto` approvals are asked in the terminal by the
@@ -33,16 +33,20 @@ export function effectiveApprovalProvider(
  * and knows the bash sandbox in force (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool
  * resolves it, once, at the first judged call), so a write outside the workdir is refused under
  * the sandbox and asked without it. The user's kept rules (and a trusted project's ask and deny
- * rules) apply on top ({@link createRuntimePolicy}).
+ * rules) apply on top ({@link createRuntimePolicy}), and so do the "always" answers given in the
+ * call's session. Pass the application's own `policy` so the answers it keeps count here.
  *
  * @example
  * const assess = runtimeRiskPolicy(settings);
  * await assess(call, ctx); // { verdict: 'approval_required', reasons: [...] }
  */
-export function runtimeRiskPolicy(settings: Settings, logger?: Logger): ApprovalAssessor {
-  const policy = createRuntimePolicy(settings, logger);
+export function runtimeRiskPolicy(
+  settings: Settings,
+  logger?: Logger,
+  policy: RuntimePolicy = createRuntimePolicy(settings, logger),
+): ApprovalAssessor {
   return async (call, ctx) => {
-    const { verdict, reasons } = await policy.judge(call, ctx.workdir);
+    const { verdict, reasons } = await policy.judge(call, ctx.workdir, ctx.session?.key);
     return { verdict, reasons };
   };
 }
@@ -64,6 +68,7 @@ export function createRuntimeApprovals(
   front: FrontEnd,
   store: ApprovalStores,
   logger?: Logger,
+  policy?: RuntimePolicy,
 ): ApprovalGate | undefined {
   const provider = effectiveApprovalProvider(settings, front);
   if (provider === 'off') return undefined;
@@ -71,7 +76,7 @@ export function createRuntimeApprovals(
   return createApprovalGate({
     store,
     timeoutSeconds: settings.approvalTimeoutSeconds,
-    assess: runtimeRiskPolicy(settings, logger),
+    assess: runtimeRiskPolicy(settings, logger, policy),
     ...(provider === 'feishu'
       ? {
           canDecide: (actor, record) => actor === record.requestedBy || approvers.includes(actor),

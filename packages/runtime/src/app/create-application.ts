@@ -11,7 +11,7 @@ import {
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { runtimePolicy } from './runtime-policy.js';
-import { loadRuntimeRules } from './runtime-rules.js';
+import { createRuntimePolicy } from './runtime-rules.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { createRuntimeTools } from './tool-factory.js';
 import { createRuntimeTracing } from './tracer-factory.js';
@@ -64,10 +64,11 @@ export async function createApplication(
   }
   const tracing = await createRuntimeTracing(settings, logger);
   const front = overrides.front ?? 'cli';
+  const policy = createRuntimePolicy(settings, logger);
   // A bad rules file is a configuration error at start, not at the first judged call.
-  await loadRuntimeRules(settings, settings.workdir);
+  await policy.rules(settings.workdir);
   const store = createFileStore(settings.stateDir, { logger });
-  const approvals = createRuntimeApprovals(settings, front, store, logger);
+  const approvals = createRuntimeApprovals(settings, front, store, logger, policy);
   const agent = createAgent({
     provider,
     tools,
@@ -92,6 +93,7 @@ export async function createApplication(
     providerReason,
     agent,
     approvalProvider: effectiveApprovalProvider(settings, front),
+    policy,
     close: async () => {
       await tracing.close();
       await store.close();

@@ -5,13 +5,18 @@ import {
   describeSource,
   judgeCallWithRules,
   loadRuleSet,
+  type PermissionRule,
   type PolicyJudgement,
+  proposeRules,
+  type RuleProposal,
   type RuleSet,
+  type SourcedRule,
 } from '@tiny-claw/approval';
 import type { Logger } from '@tiny-claw/core';
 import { sandboxStatus } from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 import { isTrustedFolder } from '../settings/trusted-folders.js';
+import { appendRulesFile } from './append-rules-file.js';
 import { runtimeSandbox } from './tool-factory.js';
 
 /**
@@ -53,16 +58,53 @@ export async function loadRuntimeRules(settings: Settings, workdir: string): Pro
 }
 
 /**
- * Judges calls the way the application's approval gate does, with the rules behind each verdict.
+ * Where an "always" answer is kept: for the session while this process runs (`session`), or in
+ * the user's rules file, scoped to the workdir (`project`).
+ *
+ * @example
+ * const scope: RememberScope = 'project';
+ */
+export type RememberScope = 'session' | 'project';
+
+/**
+ * Judges calls the way the application's approval gate does, with the rules behind each verdict,
+ * and keeps the rules a person's "always" answers add.
  *
  * @example
  * const judgement = await policy.judge({ name: 'bash', arguments: { command: 'npm test' } }, '/w');
  */
 export interface RuntimePolicy {
-  /** The full judgement of one call in a workdir. */
-  judge(call: AssessedCall, workdir: string): Promise<PolicyJudgement>;
-  /** The rules in force for a workdir (read once per workdir). */
-  rules(workdir: string): Promise<RuleSet>;
+  /**
+   * The full judgement of one call in a workdir; with a session key, that session's "always"
+   * answers count too.
+   */
+  judge(call: AssessedCall, workdir: string, sessionKey?: string): Promise<PolicyJudgement>;
+  /** The rules in force for a workdir (the files read once per workdir), then the session's. */
+  rules(workdir: string, sessionKey?: string): Promise<RuleSet>;
+  /**
+   * The `allow` rules an "always" answer to this call would keep (see `proposeRules`): scoped to
+   * the workdir for `project`, unscoped for `session` (a session belongs to one workdir).
+   */
+  propose(
+    call: AssessedCall,
+    workdir: string,
+    scope: RememberScope,
+    sessionKey?: string,
+  ): Promise<RuleProposal>;
+  /** Keep rules for a session until this process ends. */
+  rememberForSession(sessionKey: string, rules: readonly PermissionRule[]): void;
+  /**
+   * Add rules to the user's rules file and read the workdir's rules again. The rules count for
+   * this process at once (before the file is written, so a call judged meanwhile sees them) and
+   * stay in force here even when the file cannot take them. Resolves to the file written and the
+   * rules that were new to it.
+   *
+   * @throws ConfigurationError when the file is not a valid rules file or cannot be written.
+   */
+  rememberInProject(
+    workdir: string,
+    rules: readonly PermissionRule[],
+  ): Promise<{ file: string; added: PermissionRule[] }>;
 }
 
 /**
@@ -70,7 +112,8 @@ export interface RuntimePolicy {
  * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` in the call's workdir, with the state dir and tiny-claw's own
  * settings files (the rules files among them) as protected paths, knows the bash sandbox in force
  * (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool resolves it, once), and applies the
- * rules of the workdir, read once per workdir. A project's `allow` rules, which are ignored, are
+ * rules of the workdir, read once per workdir (and again after an "always in this project"
+ * answer), then the session's "always" answers. A project's `allow` rules, which are ignored, are
  * reported once through `logger`.
  *
  * @example
@@ -80,7 +123,10 @@ export interface RuntimePolicy {
 export function createRuntimePolicy(settings: Settings, logger?: Logger): RuntimePolicy {
   let sandbox: 'bwrap' | 'off' | undefined;
   const loaded = new Map<string, Promise<RuleSet>>();
-  const rules = (workdir: string): Promise<RuleSet> => {
+  const sessions = new Map<string, SourcedRule[]>();
+  // Project answers not yet read back from the user's file, by workdir.
+  const pending = new Map<string, SourcedRule[]>();
+  const fileRules = (workdir: string): Promise<RuleSet> => {
     let set = loaded.get(workdir);
     if (set === undefined) {
       set = loadRuntimeRules(settings, workdir).then((read) => {
@@ -90,24 +136,62 @@ export function createRuntimePolicy(settings: Settings, logger?: Logger): Runtim
           );
         return read;
       });
+      // A file that fails to read is read again next time rather than failing every call.
+      set.catch(() => loaded.delete(workdir));
       loaded.set(workdir, set);
     }
     return set;
   };
+  const rules = async (workdir: string, sessionKey?: string): Promise<RuleSet> => {
+    const read = await fileRules(workdir);
+    const answered = [
+      ...(pending.get(workdir) ?? []),
+      ...((sessionKey === undefined ? undefined : sessions.get(sessionKey)) ?? []),
+    ];
+    return answered.length === 0 ? read : { ...read, rules: [...read.rules, ...answered] };
+  };
+  const options = (workdir: string) => {
+    sandbox ??= sandboxStatus(runtimeSandbox(settings)).active;
+    return {
+      requiredTools: settings.approvalRequiredTools,
+      workdir,
+      protectedPaths: [settings.stateDir, ...settings.settingsPaths],
+      sandbox,
+    };
+  };
   return {
     rules,
-    judge: async (call, workdir) => {
-      sandbox ??= sandboxStatus(runtimeSandbox(settings)).active;
-      return judgeCallWithRules(
+    judge: async (call, workdir, sessionKey) =>
+      judgeCallWithRules(call, options(workdir), await rules(workdir, sessionKey)),
+    propose: async (call, workdir, scope, sessionKey) =>
+      proposeRules(
         call,
-        {
-          requiredTools: settings.approvalRequiredTools,
-          workdir,
-          protectedPaths: [settings.stateDir, ...settings.settingsPaths],
-          sandbox,
-        },
-        await rules(workdir),
+        options(workdir),
+        await rules(workdir, sessionKey),
+        scope === 'project' ? { workdir } : {},
+      ),
+    rememberForSession: (sessionKey, added) => {
+      const kept = sessions.get(sessionKey) ?? [];
+      for (const rule of added)
+        kept.push({ rule, source: { origin: 'session', file: sessionKey, index: kept.length } });
+      sessions.set(sessionKey, kept);
+    },
+    rememberInProject: async (workdir, added) => {
+      const file = userRulesFile(settings);
+      const answered: SourcedRule[] = added.map((rule, index) => ({
+        rule,
+        source: { origin: 'user', file, index },
+      }));
+      pending.set(workdir, [...(pending.get(workdir) ?? []), ...answered]);
+      const written = await appendRulesFile(file, added);
+      // Read back from the file from now on.
+      loaded.delete(workdir);
+      await fileRules(workdir).catch(() => undefined);
+      pending.set(
+        workdir,
+        (pending.get(workdir) ?? []).filter((rule) => !answered.includes(rule)),
       );
+      return written;
     },
   };
 }
