@@ -52,6 +52,7 @@ export {
   startFakeLlmServer,
   toolResults,
 } from './fake-llm/index.js';
+export { POLICY_CASES, type PolicyCase } from './policy-cases.js';
 export { processesWith, survivingProcesses } from './processes.js';
 export { type CliResult, type RunCliOptions, runCli } from './run-cli.js';
 export { writeScript } from './script-file.js';

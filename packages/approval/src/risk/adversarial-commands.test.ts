@@ -74,13 +74,18 @@ describe('commands hidden in lists, substitutions and compound statements', () =
         '{ cat .env; }',
         '(cat .env)',
         'if true; then rm -rf .; fi',
+        'for f in .; do rm -rf "$f"; done',
+        // The loop's word is known: this is `rm -rf a`, a recursive delete inside the workdir.
         'for f in a; do rm -rf "$f"; done',
+        'for f in $(ls); do rm -rf "$f"; done',
       ]),
     ).toEqual({
       '{ cat .env; }': 'approval_required',
       '(cat .env)': 'approval_required',
       'if true; then rm -rf .; fi': 'deny',
-      'for f in a; do rm -rf "$f"; done': 'deny',
+      'for f in .; do rm -rf "$f"; done': 'deny',
+      'for f in a; do rm -rf "$f"; done': 'approval_required',
+      'for f in $(ls); do rm -rf "$f"; done': 'deny',
     });
   });
 });

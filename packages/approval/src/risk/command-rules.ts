@@ -351,6 +351,42 @@ const judgeFind: CommandRule = (command, scene, voice) => {
   return [...findings, ...roots.flatMap((root) => readFindings(root, scene, 'names'))];
 };
 
+// `read` only sets the variables it names. A lower-case name is none that bash or a program it
+// runs reads for itself (those are upper case: PATH, IFS, BASH_ENV, LD_PRELOAD, GIT_DIR …), and
+// a later use of the variable is judged as a word computed at run time.
+const PLAIN_VARIABLE = /^[a-z][a-z0-9_]*$/;
+const READ_FLAGS = new Set(['r', 's', 'e']);
+const READ_VALUED = new Set(['a', 'd', 'n', 'N', 'p', 't', 'u', 'i']);
+
+const judgeRead: CommandRule = (command, _scene, voice) => {
+  const refused = [voice.ask(APPROVAL_REASONS.read as string)];
+  const words = command.args.map((word) => word.value);
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index];
+    if (word === null || word === undefined) return refused;
+    if (!word.startsWith('-') || word === '-') {
+      if (!PLAIN_VARIABLE.test(word)) return refused;
+      continue;
+    }
+    if (word === '--') {
+      if (!words.slice(index + 1).every((rest) => rest !== null && PLAIN_VARIABLE.test(rest)))
+        return refused;
+      break;
+    }
+    for (let at = 1; at < word.length; at += 1) {
+      const flag = word[at] as string;
+      if (READ_FLAGS.has(flag)) continue;
+      if (!READ_VALUED.has(flag)) return refused;
+      const inline = word.slice(at + 1);
+      const value = inline === '' ? words[++index] : inline;
+      if (value === null || value === undefined) return refused;
+      if (flag === 'a' && !PLAIN_VARIABLE.test(value)) return refused;
+      break;
+    }
+  }
+  return [];
+};
+
 /**
  * Rules for commands that need more than a fixed reason (and may deny).
  *
@@ -363,6 +399,7 @@ export const COMMAND_RULES: Readonly<Record<string, CommandRule>> = {
   cd: judgeCd,
   pushd: judgeCd,
   find: judgeFind,
+  read: judgeRead,
   ...Object.fromEntries(Object.keys(SHELL_DIALECTS).map((shell) => [shell, judgeShell])),
   ...Object.fromEntries(
     Object.keys(INTERPRETERS).map((interpreter) => [interpreter, judgeInterpreter]),

@@ -117,7 +117,15 @@ export function judgeShellCommand(command: SimpleCommand, scene: BashScene): Ris
     return [voice.ask('sets a shell variable that later commands read')];
   if (command.kind === 'redirection') return [];
   const findings: RiskFinding[] = [];
-  if (command.assignments.length > 0) {
+  // `IFS= read -r line`, the usual way to read lines whole: IFS set for the builtin alone only
+  // changes how it splits what it reads.
+  const readSplitting =
+    command.program === 'read' &&
+    command.wrappers.length === 0 &&
+    command.assignments.every(
+      (assignment) => assignment.name === 'IFS' && assignment.value !== null,
+    );
+  if (command.assignments.length > 0 && !readSplitting) {
     const names = [...new Set(command.assignments.map((assignment) => assignment.name))].join(', ');
     findings.push(voice.ask(`runs a command with environment variables set (${names})`));
   }

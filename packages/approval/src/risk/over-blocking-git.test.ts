@@ -82,3 +82,45 @@ describe('git branch', () => {
     );
   });
 });
+
+describe('git merge-base and the commit ids it prints', () => {
+  it.each([
+    'git merge-base main HEAD',
+    'git merge-base --all main HEAD',
+    'git merge-base --fork-point origin/main',
+    'git merge-base --is-ancestor a b',
+    'git merge-base --octo a b c',
+    'git diff $(git merge-base main HEAD)',
+    'git diff "$(git merge-base main HEAD)"',
+    'git log $(git merge-base main HEAD)..HEAD',
+    'git log --oneline $(git merge-base --all main HEAD)~1..HEAD',
+    'git diff $(git merge-base main HEAD) -- src',
+    'git diff --stat $(git merge-base origin/main HEAD) HEAD',
+    'git diff $(git merge-base main HEAD) > changes.diff',
+  ])('allows %s', async (command) => {
+    expect(await judgeBash(command)).toEqual({ verdict: 'allow', reasons: [] });
+  });
+
+  it.each([
+    // The substitution is not only git merge-base with literal words.
+    ['git diff $(git merge-base $X HEAD)', 'has arguments computed at run time'],
+    ['git diff $(git merge-base main HEAD; cat list)', 'has arguments computed at run time'],
+    ['git diff $(git merge-base -c x=y a b)', 'has arguments computed at run time'],
+    ['git diff $(git rev-parse HEAD)', 'has arguments computed at run time'],
+    ['git diff `git merge-base main HEAD`', 'has arguments computed at run time'],
+    ['git diff $(git merge-base main HEAD)$X', 'has arguments computed at run time'],
+    // The ids would be spliced into an option.
+    ['git diff -$(git merge-base a b)', 'uses an option computed at run time'],
+    ['git diff --output=$(git merge-base a b)', 'writes its output to a file'],
+    // Relative to a directory that may be outside the workdir.
+    ['cd .. && git diff $(git merge-base main HEAD)', 'changes directory outside the workdir'],
+  ])('asks for %s', async (command, reason) => {
+    const judged = await judgeBash(command);
+    expect(judged.verdict).toBe('approval_required');
+    expect(judged.reasons.join('\n')).toContain(reason);
+  });
+
+  it('still refuses a recursive delete of the ids', async () => {
+    expect((await judgeBash('rm -rf $(git merge-base a b)')).verdict).toBe('deny');
+  });
+});

@@ -3,7 +3,7 @@ import { globMayMatchSecret, isSecretSegment } from './protected-files.js';
 import { approval, deny, type RiskFinding } from './risk-verdict.js';
 import type { ShellWord } from './shell/shell-word.js';
 import { snippet } from './shell/snippet.js';
-import { type Location, locate } from './workspace-paths.js';
+import { type Location, locate, placeOf } from './workspace-paths.js';
 
 // Where a write may not go, and why (outside the workdir: see outsideWrite).
 const WRITE_REFUSALS: Readonly<Partial<Record<Location['place'], string>>> = {
@@ -88,6 +88,14 @@ export function readFindings(
       case 'network':
         return [approval(`opens a network connection (${label})`)];
       case 'unknown':
+        // Commit ids name revisions; read as a path, one is a plain file of the directory the
+        // command runs in, which is judged inside the workdir only when every such directory is.
+        if (
+          target.commitIds === true &&
+          !scene.leavesWorkdir &&
+          scene.bases.every((base) => placeOf(base, scene.paths) === 'inside')
+        )
+          return [];
         return mode === 'contents'
           ? [approval(`reads files whose names are computed at run time (${label})`)]
           : [];

@@ -240,6 +240,7 @@ export const READ_ONLY_GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlySpec>> =
     'rev-parse': { operands: 'none' },
     describe: { operands: 'none' },
     shortlog: { operands: 'none' },
+    'merge-base': { operands: 'none' },
     branch: { operands: 'none', veto: gitBranchVeto },
   },
   GIT_SUBCOMMAND_SYNTAXES,

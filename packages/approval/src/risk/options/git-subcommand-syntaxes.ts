@@ -393,6 +393,17 @@ const DESCRIBE_OWN = optionTable([
   ),
 ]);
 
+// `git merge-base` only computes and prints commit ids; none of its options writes.
+const MERGE_BASE_OWN = optionTable([
+  '-h',
+  '-a',
+  ...negatable('--all'),
+  '--octopus',
+  '--independent',
+  '--is-ancestor',
+  '--fork-point',
+]);
+
 const SHORTLOG_OWN = optionTable([
   ...negatable('-c --committer', '-n --numbered', '-s --summary', '-e --email', '--group='),
   '-h',
@@ -429,6 +440,7 @@ export const GIT_SUBCOMMAND_SYNTAXES: Readonly<Record<string, ArgumentSyntax>> =
   describe: git({ table: DESCRIBE_OWN, abbreviations: true }, false),
   shortlog: git({ table: SHORTLOG_OWN, abbreviations: true }, true),
   branch: git({ table: GIT_BRANCH_OPTIONS, abbreviations: true }, false),
+  'merge-base': git({ table: MERGE_BASE_OWN, abbreviations: true }, false),
 };
 
 /**
@@ -447,4 +459,5 @@ export const GIT_LAYERS = {
   lsFiles: LS_FILES_OWN,
   describe: DESCRIBE_OWN,
   shortlog: SHORTLOG_OWN,
+  mergeBase: MERGE_BASE_OWN,
 } as const;

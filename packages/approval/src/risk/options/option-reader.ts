@@ -123,7 +123,8 @@ class OptionReader {
   // A word with a part known only at run time: what its literal start says decides.
   private dynamic(word: ShellWord): void {
     const prefix = word.prefix;
-    if (prefix === '') {
+    if (word.commitIds === true) this.operand(word);
+    else if (prefix === '') {
       this.out.maybeOption(word, true);
       if (this.habits.stopAtOperand === true) this.stopped = true;
     } else if (!prefix.startsWith('-')) this.operand(word);

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { recordLoopVariable, unrollForLoop } from './for-loops.js';
 import { analyseHeredocBackticks, analyseOpaqueText, checkExpansion } from './hidden-code.js';
 import {
   addCommand,
@@ -70,6 +71,9 @@ function visit(frame: Frame, type: string, errors: boolean, state: WalkState): W
   switch (type) {
     case 'comment':
       return null;
+    case 'for_statement':
+      recordLoopVariable(node, context, state);
+      return unrollForLoop(node, context, state) ? null : context;
     case 'command':
       visitCommand(node, context, state, frame.redirects ?? []);
       return { ...context, arithmetic: false, test: false };

@@ -13,6 +13,12 @@ export interface ShellWord {
   readonly prefix: string;
   /** Unquoted glob or brace characters: the shell turns it into other words at run time. */
   readonly expands: boolean;
+  /**
+   * Set when the only parts computed at run time are substitutions of `git merge-base` with
+   * literal arguments, which print commit ids (hex digits) or nothing, and the literal parts
+   * cannot start an option: such a word names revisions and can never be an option.
+   */
+  readonly commitIds?: true;
 }
 
 /**

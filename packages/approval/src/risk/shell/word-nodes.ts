@@ -30,6 +30,39 @@ interface Piece {
   // The piece as bash sees it before quote removal: unquoted text kept, quoted text and
   // expansions replaced by placeholders, so globs and brace lists are found where they act.
   pattern: string;
+  /** The piece's computed parts are all commit-id substitutions (see `ShellWord.commitIds`). */
+  ids?: boolean;
+}
+
+// `git merge-base` prints commit ids or nothing, whatever its revisions name; these options only
+// choose which ids. Its other forms (`--is-ancestor`) print nothing.
+const MERGE_BASE_OPTIONS = new Set(['-a', '--all', '--octopus', '--independent', '--fork-point']);
+// What the literal text around commit ids may hold: revision syntax (`..`, `~2`, `^`, `@{u}`).
+const REVISION_TEXT = /^[A-Za-z0-9_./~^@{}:-]*$/;
+
+/**
+ * Whether a node is `$(git merge-base …)` with only literal words: its output is commit ids.
+ * Backtick substitutions and anything with expansions, redirections or more than one command
+ * are not.
+ */
+function isMergeBaseSubstitution(node: Node): boolean {
+  if (node.type !== 'command_substitution' || !node.text.startsWith('$(')) return false;
+  const inner = node.namedChildren;
+  const command = inner[0];
+  if (inner.length !== 1 || command?.type !== 'command') return false;
+  const words = command.namedChildren;
+  if (words[0]?.type !== 'command_name') return false;
+  const literals = words.map((word) =>
+    word.type === 'command_name' ? word.firstNamedChild : word,
+  );
+  if (literals.some((word) => word?.type !== 'word' || word.namedChildCount > 0)) return false;
+  const [program, subcommand, ...rest] = literals.map((word) => word?.text ?? '');
+  return (
+    program === 'git' &&
+    subcommand === 'merge-base' &&
+    rest.length >= 1 &&
+    rest.every((word) => !word.startsWith('-') || MERGE_BASE_OPTIONS.has(word))
+  );
 }
 
 function literal(value: string, pattern = 'q'.repeat(value.length)): Piece {
@@ -42,6 +75,10 @@ function dynamic(prefix = ''): Piece {
 
 function stringPiece(node: Node): Piece {
   let value = '';
+  const named = node.namedChildren;
+  // `"$(git merge-base a b)"`: one commit id (or none), quoted.
+  if (named.length === 1 && named[0] && isMergeBaseSubstitution(named[0]))
+    return { ...dynamic(), ids: true };
   for (const child of node.children) {
     if (child.type === 'string_content') value += doubleQuoted(child.text);
     else if (!child.isNamed && child.type === '"') continue;
@@ -55,10 +92,13 @@ function concatenationPiece(node: Node): Piece {
   let value: string | null = '';
   let prefix = '';
   let pattern = '';
-  for (const child of node.children) {
+  let ids = true;
+  for (const [index, child] of node.children.entries()) {
     // `$"…"` is a locale translation: its value depends on message catalogues.
     const piece = !child.isNamed && child.type === '$' ? dynamic() : pieceOf(child);
     pattern += piece.pattern;
+    if (piece.value === null) ids &&= piece.ids === true;
+    else ids &&= REVISION_TEXT.test(piece.value) && (index > 0 || !piece.value.startsWith('-'));
     if (value === null) continue;
     if (piece.value === null) {
       prefix = value + piece.prefix;
@@ -67,7 +107,7 @@ function concatenationPiece(node: Node): Piece {
       value += piece.value;
     }
   }
-  return { value, prefix: value ?? prefix, pattern };
+  return { value, prefix: value ?? prefix, pattern, ...(value === null && ids ? { ids } : {}) };
 }
 
 function pieceOf(node: Node): Piece {
@@ -85,6 +125,8 @@ function pieceOf(node: Node): Piece {
       return stringPiece(node);
     case 'concatenation':
       return concatenationPiece(node);
+    case 'command_substitution':
+      return isMergeBaseSubstitution(node) ? { ...dynamic(), ids: true } : dynamic();
     default:
       // ansi_c_string, translated_string, expansions, substitutions, arrays: known only at run time.
       return dynamic();
@@ -98,6 +140,7 @@ function wordFromPiece(text: string, piece: Piece): ShellWord {
     value: piece.value,
     prefix: piece.prefix,
     expands: GLOB.test(pattern) || BRACE_LIST.test(pattern),
+    ...(piece.value === null && piece.ids === true ? { commitIds: true as const } : {}),
   };
 }
 
