@@ -29,6 +29,7 @@ export class PostgresDb {
   readonly #options: CheckedOptions;
   readonly #shownUrl: string;
   #ready: Promise<void> | undefined;
+  #closed: Promise<void> | undefined;
 
   constructor(options: CheckedOptions, onIdleError: (error: Error) => void = () => {}) {
     this.#options = options;
@@ -122,9 +123,10 @@ export class PostgresDb {
     }
   }
 
-  /** Close every connection; queries after this fail. */
+  /** Close every connection (once; a second call changes nothing); queries after this fail. */
   close(): Promise<void> {
-    return this.pool.end();
+    this.#closed ??= this.pool.end();
+    return this.#closed;
   }
 
   /** A failure of the database as a StateError naming it (tiny-claw's own errors pass through). */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findPostgresBin } from './find-binaries.js';
+import { startPostgres } from './start-postgres.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tc-pgbin-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -36,5 +37,14 @@ describe('findPostgresBin', () => {
     ['nothing for an empty PATH and no Debian folder', '', empty, undefined],
   ])('finds %s', (_rule, path, debianRoot, expected) => {
     expect(findPostgresBin(path, debianRoot)).toBe(expected);
+  });
+});
+
+describe('startPostgres without PostgreSQL', () => {
+  it('fails, saying to install the postgresql package, instead of skipping', async () => {
+    const none = join(root, 'nothing-here');
+    await expect(startPostgres({ path: none, debianRoot: none })).rejects.toThrow(
+      'install the `postgresql` package',
+    );
   });
 });

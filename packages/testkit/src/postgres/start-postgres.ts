@@ -29,15 +29,18 @@ export interface StartedPostgres {
  * to the `postgres` user and both programs run as it (`runuser`).
  *
  * @throws Error saying to install `postgresql` when its server programs are missing — a test
- * that needs PostgreSQL fails then, it is never skipped.
+ * that needs PostgreSQL fails then, it is never skipped. `where` replaces the PATH and Debian's
+ * folder it looks in (a test of that failure).
  *
  * @example
  * let pg: StartedPostgres;
  * beforeAll(async () => { pg = await startPostgres(); });
  * afterAll(() => pg.stop());
  */
-export async function startPostgres(): Promise<StartedPostgres> {
-  const bin = findPostgresBin();
+export async function startPostgres(
+  where: { path?: string; debianRoot?: string } = {},
+): Promise<StartedPostgres> {
+  const bin = findPostgresBin(where.path, where.debianRoot);
   if (bin === undefined) throw new Error(POSTGRES_MISSING);
   const dir = await mkdtemp(join(tmpdir(), 'tiny-claw-pg-'));
   const data = join(dir, 'data');
