@@ -112,3 +112,18 @@ describe('with TINY_CLAW_STATE_URL, approvals live in PostgreSQL', () => {
     }
   }, 120_000);
 });
+
+describe('with TINY_CLAW_STATE_URL, traces live in PostgreSQL too', () => {
+  it('shows, by id, a trace another process recorded, which this state dir has no file of', async () => {
+    const { result } = await world.run([{ text: 'traced' }], [], pg());
+    const traceId = result.traceId as string;
+    const elsewhere = { ...pg(), TINY_CLAW_STATE_DIR: world.outside.path('other-replica') };
+    const shown = await world.cli(['trace', 'show', traceId, '--json'], elsewhere);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ trace_id: traceId });
+    // Without the URL that process has no such trace.
+    const { TINY_CLAW_STATE_DIR } = elsewhere;
+    const missing = await world.cli(['trace', 'show', traceId], { TINY_CLAW_STATE_DIR });
+    expect(missing.code).toBe(1);
+  });
+});

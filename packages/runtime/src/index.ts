@@ -28,6 +28,7 @@ export {
 } from './app/runtime-rules.js';
 export {
   migrateStateStore,
+  readStoredTrace,
   type StateBackend,
   type StateHealth,
   type StateMigration,

@@ -133,3 +133,30 @@ function maskedStateUrl(url: string): string {
     return redactUrlCredentials(url);
   }
 }
+
+/**
+ * A trace kept in the PostgreSQL state store, for a process whose own state dir does not hold
+ * the file (another replica wrote it): its session and its JSON as recorded, or undefined when
+ * `TINY_CLAW_STATE_URL` is unset or no trace has this id. The store is opened for this one read.
+ *
+ * @throws StateError when the database cannot be reached or its schema was never migrated.
+ *
+ * @example
+ * const stored = await readStoredTrace(settings, '5f0c2a9e'); // { sessionKey, trace } | undefined
+ */
+export async function readStoredTrace(
+  settings: Settings,
+  traceId: string,
+): Promise<{ sessionKey: string; trace: unknown } | undefined> {
+  if (settings.stateUrl === undefined) return undefined;
+  const { createPostgresStore } = await import('@tiny-claw/store-postgres');
+  const store = createPostgresStore({ url: settings.stateUrl, poolSize: 2, migrate: false });
+  try {
+    const entry = await store.traces.locate(traceId);
+    if (entry === undefined) return undefined;
+    const trace = await store.traces.read(traceId);
+    return trace === undefined ? undefined : { sessionKey: entry.sessionKey, trace };
+  } finally {
+    await store.close().catch(() => {});
+  }
+}
