@@ -140,6 +140,24 @@ describe('exactly once across processes', () => {
   });
 });
 
+describe('plans across processes', () => {
+  it('loses no change when several processes change one plan at the same moment', async () => {
+    const stores = processes(4);
+    const session = { key: 'cli-1a2b3c4d5e6f-default' };
+    const ids = Array.from({ length: 16 }, (_, i) => `TC-${String(i + 1).padStart(3, '0')}`);
+    await stores[0]?.plans(session).createMissing({
+      plan: '# PLAN.md\n',
+      todo: ids.map((id) => `- [ ] ${id} step`).join('\n'),
+    });
+    // Each process checks off its quarter of the items, all at once.
+    await Promise.all(
+      ids.map((id, i) => (stores[i % 4] as PostgresStore).plans(session).markDone(id)),
+    );
+    const plan = await stores[1]?.plans(session).read();
+    expect(plan?.items.filter((item) => item.done).map((item) => item.id)).toEqual(ids);
+  });
+});
+
 describe('traces', () => {
   it('keeps the trace itself, readable by another process after the file is gone', async () => {
     const [writer, reader] = processes(2);
