@@ -67,17 +67,26 @@ export async function startPostgres(
       '-D',
       data,
     ]);
-    const port = await freePort();
-    await as('pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      join(dir, 'server.log'),
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
-      'start',
-      '-w',
-    ]);
+    // A free port can be taken by another process before the server binds it: try a few.
+    let port = 0;
+    for (let attempt = 1; ; attempt += 1) {
+      port = await freePort();
+      try {
+        await as('pg_ctl', [
+          '-D',
+          data,
+          '-l',
+          join(dir, 'server.log'),
+          '-o',
+          `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+          'start',
+          '-w',
+        ]);
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     let stopped = false;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
