@@ -228,6 +228,38 @@ describe('dependency law', () => {
     ]);
   });
 
+  it.each([
+    ['the runtime depending on pg', 'packages/runtime', '@tiny-claw/runtime', { pg: '^8' }, 1],
+    [
+      'the store package depending on pg',
+      'packages/store-postgres',
+      '@tiny-claw/store-postgres',
+      { pg: '^8' },
+      0,
+    ],
+    [
+      'the runtime depending on the store package',
+      'packages/runtime',
+      '@tiny-claw/runtime',
+      { '@tiny-claw/store-postgres': 'workspace:^' },
+      0,
+    ],
+  ])(
+    'rule 2: the PostgreSQL client belongs to the store package only: %s',
+    (_case, dir, name, deps, violations) => {
+      const root = fixture({
+        [`${dir}/package.json`]: JSON.stringify({
+          name,
+          dependencies: { '@tiny-claw/core': 'workspace:^', ...deps },
+        }),
+      });
+      const found = checkDependencyLaw(root);
+      expect(found).toHaveLength(violations);
+      for (const violation of found)
+        expect(violation).toMatchObject({ rule: 2, message: expect.stringContaining('pg') });
+    },
+  );
+
   it('rule 2: allows a vendor SDK as a devDependency used only by tests elsewhere', () => {
     const root = fixture({
       'packages/tools/package.json': JSON.stringify({

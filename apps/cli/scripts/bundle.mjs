@@ -54,6 +54,9 @@ const result = await build({
   banner: {
     js: "import { createRequire as __tinyClawCreateRequire } from 'node:module'; const require = __tinyClawCreateRequire(import.meta.url);",
   },
+  // pg loads its optional native binding only when asked to (NODE_PG_FORCE_NATIVE); it is not
+  // installed, and the bundle never needs it.
+  external: ['pg-native'],
   plugins: [sourceRewrites()],
 });
 
@@ -86,6 +89,7 @@ const cli = await build({
   charset: 'ascii',
   metafile: true,
   logLevel: 'warning',
+  external: ['pg-native'],
   plugins: [sourceRewrites({ builtinImportsAsRequire: true })],
 });
 const leftImports = Object.values(cli.metafile.outputs).flatMap((output) =>

@@ -13,6 +13,7 @@ Usage:
   tiny-claw trust [DIR] | untrust [DIR]
   tiny-claw policy check [--json] [--workdir DIR] [--tool NAME [--path P]] [-- COMMAND]
                  | rules [--json] [--workdir DIR]
+  tiny-claw state migrate
   tiny-claw --help | --version
 
 Global options (before or after the command name):
@@ -29,6 +30,7 @@ Commands:
   health     Show the provider it picked and why, the tools, the directories and the effective settings.
   trust      Let tiny-claw read the .env of a folder (default: this one); untrust takes that back.
   policy     Judge a tool call as 'run' would, without running it; list the kept permission rules.
+  state      Create or update the tables of the PostgreSQL state store (TINY_CLAW_STATE_URL).
 
 Run 'tiny-claw <command> --help' for the options of a command.
 
@@ -42,6 +44,8 @@ changed since you trusted it). No tool can read or change the --env-file, ~/.con
 or the trust list. For example:
   TINY_CLAW_PROVIDER=auto|openai|claude|anthropic|echo|scripted   TINY_CLAW_SCRIPT=<script.json>
   TINY_CLAW_STATE_DIR (default ~/.tiny-claw)   TINY_CLAW_WORKDIR (default: current directory)
+  TINY_CLAW_STATE_URL=postgres://… (state in PostgreSQL, shared by several processes, instead of
+    files in the state dir)   TINY_CLAW_STATE_POOL_SIZE (default 10)
   TINY_CLAW_ENABLED_TOOLS (default read)   TINY_CLAW_MAX_TOKENS
   TINY_CLAW_LOG_LEVEL=debug|info|warn|error (default warn)   TINY_CLAW_LOG_FORMAT=text|json (default text)
   TINY_CLAW_APPROVAL_PROVIDER=auto|off|cli   TINY_CLAW_APPROVAL_REQUIRED_TOOLS (default bash,edit,write)
@@ -150,9 +154,11 @@ Options:
 
 export const healthHelp = `Usage: tiny-claw health [--json]
 
-Show the provider tiny-claw picked and why, the tools it will offer, its directories, whether
-'run' would refuse the workdir (workdir_check), and the effective value and source of every
-setting (secrets masked). Never calls the model.
+Show the provider tiny-claw picked and why, the tools it will offer, its directories, where state
+is kept and whether it can be reached (state=files with the state dir, or state=postgres with
+TINY_CLAW_STATE_URL, its password masked), whether 'run' would refuse the workdir
+(workdir_check), and the effective value and source of every setting (secrets masked). Never
+calls the model.
 
 Options:
   --json       print the report as JSON
@@ -187,4 +193,19 @@ Options:
   -h, --help        show this help
 
 Exit codes: 0 judged (any verdict), 2 usage error, 78 a bad rules file or setting.
+`;
+
+export const stateHelp = `Usage: tiny-claw state migrate
+
+Create or update the tables of the PostgreSQL state store at TINY_CLAW_STATE_URL now, and print
+the schema version. Each migration is applied once, in a transaction, under an advisory lock, so
+running it while servers start is safe. tiny-claw also migrates on first use; run this to do it
+ahead of a deploy. Unset TINY_CLAW_STATE_URL keeps state in files under TINY_CLAW_STATE_DIR, with
+nothing to migrate.
+
+Options:
+  -h, --help   show this help
+
+Exit codes: 0 migrated (or already up to date), 2 usage error, 78 TINY_CLAW_STATE_URL unset or
+invalid, or the database cannot be reached.
 `;

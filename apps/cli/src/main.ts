@@ -62,9 +62,13 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       const { policyCommand } = await import('./commands/policy.js');
       return await policyCommand(rest, out);
     }
+    if (command === 'state') {
+      const { stateCommand } = await import('./commands/state.js');
+      return await stateCommand(rest, out);
+    }
     if (serverCommands.includes(command)) throw new UsageError(serverPointer(command));
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust or policy`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust, policy or state`,
     );
   } catch (error) {
     return reportError(error, out);

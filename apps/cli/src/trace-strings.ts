@@ -14,7 +14,8 @@ Commands:
   view   Write one trace as a self-contained HTML page (no network) and print its path.
 
 'last' is the newest trace of any session, or of --session NAME when given. An id may be shortened
-to any prefix that matches one trace.
+to any prefix that matches one trace. With TINY_CLAW_STATE_URL (state in PostgreSQL), show and view
+also find a trace by its full id when another process or replica recorded it there.
 
 Options:
   --session NAME   only this session: a name given to 'tiny-claw run --session' in this workdir,

@@ -30,6 +30,13 @@ export {
   type RuntimePolicy,
   userRulesFile,
 } from './app/runtime-rules.js';
+export {
+  migrateStateStore,
+  readStoredTrace,
+  type StateBackend,
+  type StateHealth,
+  type StateMigration,
+} from './app/state-store-factory.js';
 export { createStderrLogger, type StderrLoggerOptions } from './app/stderr-logger.js';
 export { RUNTIME_VERSION } from './app/version.js';
 export * from './settings/index.js';

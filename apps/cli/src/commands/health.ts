@@ -1,3 +1,4 @@
+import type { StateHealth } from '@tiny-claw/runtime';
 import type { HealthArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { healthHelp } from '../help.js';
@@ -7,7 +8,7 @@ import type { Output } from '../output.js';
 
 /**
  * `tiny-claw health`: the provider picked and why, tools, the bash sandbox in force and why,
- * directories, whether `run` would refuse the workdir (`/` or home with tools that change files),
+ * directories, where state is kept and whether it can be reached, whether `run` would refuse the workdir (`/` or home with tools that change files),
  * effective settings.
  */
 export async function healthCommand(args: HealthArgs, out: Output): Promise<number> {
@@ -18,7 +19,12 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
   const app = await loadApplication({ refuseRootWorkdir: false });
   const refusal = await workdirRefusal(app.settings);
   const workdirCheck = refusal === undefined ? { refused: false } : { refused: true, refusal };
-  const report = { ...app.health(), workdirCheck, warnings: app.settings.warnings };
+  const report = {
+    ...app.health(),
+    state: await app.checkState(),
+    workdirCheck,
+    warnings: app.settings.warnings,
+  };
   if (args.json) {
     out.stdout(`${JSON.stringify(report, null, 2)}\n`);
     return ExitCode.ok;
@@ -35,6 +41,7 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     `sandbox_mode=${report.sandbox.mode}`,
     `sandbox_reason=${report.sandbox.reason}`,
     `state_dir=${report.stateDir}`,
+    ...stateLines(report.state),
     `workdir=${report.workdir}`,
     `workdir_check=${refusal === undefined ? 'ok' : `refused: ${refusal}`}`,
     '',
@@ -45,4 +52,14 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
   ];
   out.stdout(`${lines.join('\n')}\n`);
   return ExitCode.ok;
+}
+
+/** `state=files` with the dir, or `state=postgres` with the masked URL; then whether it is reachable. */
+function stateLines(state: StateHealth): string[] {
+  const where =
+    state.backend === 'files' ? `state=files ${state.dir}` : `state=postgres ${state.url}`;
+  const reach = state.reachable
+    ? `state_reachable=yes${state.schemaVersion === undefined ? '' : ` (schema version ${state.schemaVersion})`}`
+    : `state_reachable=no: ${state.problem ?? 'unknown'}`;
+  return [where, reach];
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigurationError, cliSession, errorMessage, StateError } from '@tiny-claw/core';
 import { validateSessionKey } from '@tiny-claw/core/utils';
+import { readStoredTrace, type Settings } from '@tiny-claw/runtime';
 import {
   formatDuration,
   listTraces,
@@ -9,9 +10,11 @@ import {
   renderTraceTree,
   resolveTraceRef,
   spanDurationMs,
+  TRACE_ID_PATTERN,
   type TraceRef,
   type TraceSummary,
   type TraceTree,
+  traceTreeSchema,
 } from '@tiny-claw/tracing';
 import { writeFileAtomic } from '@tiny-claw/workspace/files';
 import { ExitCode } from '../exit-codes.js';
@@ -60,15 +63,23 @@ export async function traceCommand(argv: string[], out: Output): Promise<number>
   };
   if (args.action === 'list') return listCommand(scope, args.json, out);
 
-  const found = await findTrace(scope, args.ref, out);
-  if (found === undefined) return ExitCode.runtime;
+  let found: Pick<TraceRef, 'traceId'> | undefined;
   let tree: TraceTree;
-  try {
-    tree = await readTrace(found.path);
-  } catch (error) {
-    if (!(error instanceof StateError)) throw error;
-    // The reader's message names the file and what is wrong with it.
-    return fail(out, errorMessage(error));
+  const stored = await storedTrace(settings, scope, args.ref);
+  if (stored !== undefined) {
+    found = stored;
+    tree = stored.tree;
+  } else {
+    const local = await findTrace(scope, args.ref, out);
+    if (local === undefined) return ExitCode.runtime;
+    found = local;
+    try {
+      tree = await readTrace(local.path);
+    } catch (error) {
+      if (!(error instanceof StateError)) throw error;
+      // The reader's message names the file and what is wrong with it.
+      return fail(out, errorMessage(error));
+    }
   }
 
   if (args.action === 'show') {
@@ -151,6 +162,34 @@ async function findTrace(scope: Scope, ref: string, out: Output): Promise<TraceR
     }
     return undefined;
   }
+}
+
+/**
+ * With `TINY_CLAW_STATE_URL`, a trace this state dir has no file of (another process or replica
+ * wrote it) is read from the PostgreSQL state store, which keeps every recorded trace. Only an
+ * exact id is looked up there, and only when no local file matches it.
+ */
+async function storedTrace(
+  settings: Settings,
+  scope: Scope,
+  ref: string,
+): Promise<{ traceId: string; tree: TraceTree } | undefined> {
+  if (settings.stateUrl === undefined || ref === 'last' || !TRACE_ID_PATTERN.test(ref)) {
+    return undefined;
+  }
+  const options = scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey };
+  const local = await resolveTraceRef(scope.stateDir, ref, options).catch(() => undefined);
+  if (local !== undefined) return undefined;
+  const stored = await readStoredTrace(settings, ref);
+  if (stored === undefined) return undefined;
+  if (scope.sessionKey !== undefined && stored.sessionKey !== scope.sessionKey) return undefined;
+  const parsed = traceTreeSchema.safeParse(stored.trace);
+  if (!parsed.success) {
+    throw new StateError(
+      `Trace ${ref} in the PostgreSQL state store is not a schema v1 trace (${parsed.error.issues[0]?.message ?? 'invalid'}).`,
+    );
+  }
+  return { traceId: ref, tree: parsed.data };
 }
 
 /** The key `tiny-claw run --session NAME` uses in this workdir. */

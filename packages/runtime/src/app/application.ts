@@ -25,6 +25,12 @@ import { describeSettings, type SettingRow } from '../settings/describe-settings
 import type { SandboxSetting, Settings } from '../settings/settings-schema.js';
 import { createRuntimePolicy, type RememberScope, type RuntimePolicy } from './runtime-rules.js';
 import { describeShellCommand } from './shell-command-view.js';
+import {
+  checkStateBackend,
+  type StateBackend,
+  type StateHealth,
+  stateBackend,
+} from './state-store-factory.js';
 import { runtimeSandbox } from './tool-factory.js';
 import { toolRefusal } from './tool-refusal.js';
 import { RUNTIME_VERSION } from './version.js';
@@ -104,6 +110,11 @@ export interface HealthReport {
    */
   sandbox: { mode: SandboxSetting; active: 'bwrap' | 'off'; reason: string };
   stateDir: string;
+  /**
+   * Where state is kept: `files` under the state dir, or `postgres` at `TINY_CLAW_STATE_URL`
+   * (password and query values masked). Whether it is reachable is {@link Application.checkState}'s.
+   */
+  state: StateBackend;
   workdir: string;
   settings: SettingRow[];
 }
@@ -325,9 +336,22 @@ export class Application {
       approvals: this.approvalProvider,
       sandbox: { mode: this.settings.sandbox, active: sandbox.active, reason: sandbox.reason },
       stateDir: this.settings.stateDir,
+      state: stateBackend(this.settings),
       workdir: this.settings.workdir,
       settings: describeSettings(this.settings),
     };
+  }
+
+  /**
+   * The state backend and whether it can be used now: PostgreSQL is asked for its schema version
+   * over a connection of its own (the answer says why when it cannot be reached); files always
+   * can.
+   *
+   * @example
+   * const state = await app.checkState(); // { backend: 'postgres', url, reachable: true, schemaVersion: 1 }
+   */
+  checkState(): Promise<StateHealth> {
+    return checkStateBackend(this.settings);
   }
 
   #checkWorkdir(): Promise<void> {

@@ -53,8 +53,9 @@ export function runtimeRiskPolicy(
 
 /**
  * The approval gate of the application, or undefined when approvals are off: requests and paused
- * runs' states are kept in the application's state store — files under the state dir, so
- * `tiny-claw approvals approve` in another process can continue a run — the risk policy judges the
+ * runs' states are kept in the application's state store — files under the state dir, or the
+ * PostgreSQL store at `TINY_CLAW_STATE_URL`, so `tiny-claw approvals approve` in another process
+ * (another replica) can continue a run — the risk policy judges the
  * calls of `TINY_CLAW_APPROVAL_REQUIRED_TOOLS`
  * (the state dir and tiny-claw's own settings files count as protected paths),
  * and a request expires after `TINY_CLAW_APPROVAL_TIMEOUT_SECONDS` ({@link runtimeRiskPolicy}). In a chat only the run's

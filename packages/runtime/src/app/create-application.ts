@@ -1,5 +1,5 @@
 import { createAgent, type LLMProvider, type Logger } from '@tiny-claw/core';
-import { createFileStore, workspaceContext } from '@tiny-claw/workspace';
+import { workspaceContext } from '@tiny-claw/workspace';
 import { chooseProvider, requireProviderKey } from '../settings/provider-choice.js';
 import type { Settings } from '../settings/settings-schema.js';
 import { Application, assertWorkdir } from './application.js';
@@ -12,6 +12,7 @@ import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
 import { runtimePolicy } from './runtime-policy.js';
 import { createRuntimePolicy } from './runtime-rules.js';
+import { createRuntimeStore } from './state-store-factory.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { createRuntimeTools } from './tool-factory.js';
 import { createRuntimeTracing } from './tracer-factory.js';
@@ -33,7 +34,9 @@ export interface ApplicationOverrides {
  * Assemble the application from validated settings with the same `createAgent` an embedder uses:
  * the provider (its vendor prices extended by `TINY_CLAW_PRICES`), the enabled workspace tools
  * under the allow/deny policy, the workdir's `AGENTS.md` and skills (`workspaceContext()`), the
- * file store under the state dir (`createFileStore` from `@tiny-claw/workspace`), the tracer. Throws
+ * state store — the file store under the state dir (`createFileStore` from `@tiny-claw/workspace`),
+ * or the PostgreSQL store when `TINY_CLAW_STATE_URL` is set (its package imported only then) —
+ * the tracer. Throws
  * `ConfigurationError` for anything the user must fix.
  *
  * @example
@@ -67,7 +70,7 @@ export async function createApplication(
   const policy = createRuntimePolicy(settings, logger);
   // A bad rules file is a configuration error at start, not at the first judged call.
   await policy.rules(settings.workdir);
-  const store = createFileStore(settings.stateDir, { logger });
+  const store = await createRuntimeStore(settings, logger);
   const approvals = createRuntimeApprovals(settings, front, store, logger, policy);
   const agent = createAgent({
     provider,

@@ -81,6 +81,8 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     model: read(v.model),
     maxTokens: read(v.maxTokens),
     stateDir: read(v.stateDir),
+    stateUrl: read(v.stateUrl),
+    statePoolSize: read(v.statePoolSize),
     workdir: read(v.workdir),
     allowRootWorkdir: read(v.allowRootWorkdir),
     enabledTools: read(v.enabledTools),

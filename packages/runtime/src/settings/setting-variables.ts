@@ -21,6 +21,7 @@ import {
   type PathContext,
   pathListSchema,
   pathSchema,
+  postgresUrlSchema,
   resolveUserPath,
   textSchema,
   toolListSchema,
@@ -117,6 +118,19 @@ export const SETTING_VARIABLES = {
     schema: pathSchema,
     fallback: (context) => resolveUserPath(join(context.homeDir, '.tiny-claw'), context),
     show: (s) => s.stateDir,
+  }),
+  stateUrl: variable<string | undefined>('TINY_CLAW_STATE_URL', {
+    description:
+      'PostgreSQL URL (postgres://… or postgresql://…, TLS with sslmode=…) of a state store several processes share; unset keeps state in files under TINY_CLAW_STATE_DIR.',
+    schema: postgresUrlSchema,
+    fallback: unset,
+    show: (s) => s.stateUrl,
+  }),
+  statePoolSize: variable('TINY_CLAW_STATE_POOL_SIZE', {
+    description: 'Most connections open at once to the PostgreSQL state store.',
+    schema: () => integerSchema(2, 1000),
+    fallback: () => 10,
+    show: (s) => String(s.statePoolSize),
   }),
   workdir: variable('TINY_CLAW_WORKDIR', {
     description: 'Directory the tools work in and may not leave.',

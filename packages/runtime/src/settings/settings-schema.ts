@@ -150,6 +150,13 @@ export interface Settings {
   readonly maxTokens: number;
   /** Absolute directory for sessions, approvals, traces and usage. */
   readonly stateDir: string;
+  /**
+   * PostgreSQL URL of the state store (`TINY_CLAW_STATE_URL`); undefined keeps state in files
+   * under `stateDir`.
+   */
+  readonly stateUrl: string | undefined;
+  /** Most connections to the PostgreSQL state store at once. */
+  readonly statePoolSize: number;
   /** Absolute directory the tools may touch. Whether it exists is checked by callers. */
   readonly workdir: string;
   /**

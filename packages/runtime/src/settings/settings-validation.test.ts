@@ -44,6 +44,9 @@ const invalidValues: ReadonlyArray<readonly [string, string, string]> = [
   ['TINY_CLAW_SERVER_HOST', 'my host', 'expected a host name or IP address'],
   ['TINY_CLAW_CONTEXT_MAX_CHARS', '999', 'expected an integer of at least 1000'],
   ['TINY_CLAW_CONTEXT_RETAIN_LAST_MESSAGES', '0', 'expected an integer of at least 1'],
+  ['TINY_CLAW_STATE_POOL_SIZE', '1', 'expected an integer from 2 to 1000'],
+  ['TINY_CLAW_STATE_POOL_SIZE', '1001', 'expected an integer from 2 to 1000'],
+  ['TINY_CLAW_STATE_POOL_SIZE', 'ten', 'expected an integer from 2 to 1000'],
   ['TINY_CLAW_MAX_PARALLEL_TOOLS', '0', 'expected an integer from 1 to 64'],
   ['TINY_CLAW_MAX_PARALLEL_TOOLS', '65', 'expected an integer from 1 to 64'],
   ['TINY_CLAW_ENABLED_TOOLS', 'read,foo', `unknown tool "foo"; ${TOOLS}`],
@@ -211,5 +214,40 @@ describe('OpenTelemetry settings', () => {
     }
     expect(message).toContain('TINY_CLAW_OTEL_HEADERS');
     expect(message).not.toContain('supersecretvalue123456');
+  });
+});
+
+describe('PostgreSQL state settings', () => {
+  const base = { cwd: '/w', homeDir: '/h' };
+
+  it('keeps state in files when TINY_CLAW_STATE_URL is unset, with a pool of 10 by default', () => {
+    const settings = loadSettings({ ...base, env: {} });
+    expect(settings.stateUrl).toBeUndefined();
+    expect(settings.statePoolSize).toBe(10);
+  });
+
+  it.each([
+    'postgres://claw@db:5432/claw',
+    'postgresql://claw:secret@db/claw?sslmode=verify-full&sslrootcert=/etc/ca.pem',
+    'POSTGRES://db',
+  ])('accepts the PostgreSQL URL %j', (url) => {
+    expect(
+      loadSettings({ ...base, env: { TINY_CLAW_STATE_URL: url, TINY_CLAW_STATE_POOL_SIZE: '25' } }),
+    ).toMatchObject({ stateUrl: url, statePoolSize: 25 });
+  });
+
+  it.each([
+    'mysql://claw:secret@db/claw',
+    'http://claw:secret@db/claw',
+    'postgres://',
+    '/var/run/postgresql',
+    'postgres://claw:secret@db/claw with spaces',
+  ])('refuses %j naming the setting, without showing the password', (url) => {
+    const problems = problemsFor({ TINY_CLAW_STATE_URL: url });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^TINY_CLAW_STATE_URL=".*" is invalid: expected a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
+    expect(problems[0]).not.toContain('secret');
   });
 });

@@ -152,6 +152,22 @@ export function httpUrlSchema(): z.ZodType<string, string> {
 }
 
 /**
+ * A PostgreSQL connection URL: `postgres://` or `postgresql://`, then at least a host.
+ *
+ * @example
+ * postgresUrlSchema().parse('postgres://claw@db:5432/claw?sslmode=require'); // the same URL
+ */
+export function postgresUrlSchema(): z.ZodType<string, string> {
+  return z
+    .string()
+    .trim()
+    .refine(
+      (url) => /^postgres(ql)?:\/\/[^\s]+$/i.test(url),
+      'expected a postgres:// or postgresql:// URL such as postgres://user:password@host:5432/db',
+    );
+}
+
+/**
  * A file system path: `~` and `~/…` are expanded against the home directory, then the path is
  * resolved against the working directory. Existence is not checked.
  *
