@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { AssessedCall } from '../risk/assess-call.js';
+import { bashParts } from '../risk/bash-parts.js';
 import { judgeFileCall } from '../risk/judge-file-call.js';
 import { type RiskPolicyOptions, readRiskPolicyOptions } from '../risk/risk-policy-options.js';
 import { approval, deny, type RiskFinding, type Verdict, verdictOf } from '../risk/risk-verdict.js';
 import type { SimpleCommand } from '../risk/shell/simple-command.js';
-import { bashParts } from './bash-parts.js';
 import { commandRules, fileRules, strictestRule } from './match-rules.js';
 import { describeRule, type RuleSet, type SourcedRule } from './rule-schema.js';
 

@@ -1,8 +1,8 @@
 import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import type { AssessedCall } from '../risk/assess-call.js';
+import { bashParts } from '../risk/bash-parts.js';
 import { type RiskPolicyOptions, readRiskPolicyOptions } from '../risk/risk-policy-options.js';
-import { bashParts } from './bash-parts.js';
 import { judgeCallWithRules } from './judge-with-rules.js';
 import { staticArgv } from './match-rules.js';
 import type { PermissionRule, RuleSet, SourcedRule } from './rule-schema.js';
