@@ -1,0 +1,236 @@
+import { execFileSync } from 'node:child_process';
+import { access, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createTempWorkspace,
+  type FakeLlmServer,
+  runCli,
+  startFakeLlmServer,
+  type TempWorkspace,
+} from '@tiny-claw/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The chat in a real pseudo-terminal (tmux, on its own server socket), against a loopback model
+// that records every request. One chat runs through the file, turn after turn, like a person
+// talking to it; every wait is for text on the screen, under one generous deadline.
+const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/tiny-claw.js');
+const socket = `tiny-claw-chat-test-${process.pid}`;
+const DEADLINE_MS = 15_000;
+const POLL_MS = 50;
+
+let ws: TempWorkspace;
+let server: FakeLlmServer;
+let env: Record<string, string>;
+
+const tmux = (...args: string[]) =>
+  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** A chat process in a tmux pane, whose screen (and scrollback) a test reads. */
+class Pane {
+  constructor(readonly name: string) {}
+
+  static open(name: string, args: string[]): Pane {
+    const vars = Object.entries(env).map(([key, value]) => `${key}=${quote(value)}`);
+    const command = `env -i ${vars.join(' ')} ${quote(process.execPath)} -- ${quote(bin)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
+    tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', '-c', ws.dir, command);
+    return new Pane(name);
+  }
+
+  screen(): string {
+    return tmux('capture-pane', '-p', '-J', '-S', '-1000', '-t', this.name);
+  }
+
+  keys(...keys: string[]): void {
+    tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  /** Type a line literally, then Enter. */
+  type(line: string): void {
+    tmux('send-keys', '-t', this.name, '-l', line);
+    this.keys('Enter');
+  }
+
+  async waitFor(test: (screen: string) => boolean, what: string): Promise<string> {
+    const end = Date.now() + DEADLINE_MS;
+    for (;;) {
+      const screen = this.screen();
+      if (test(screen)) return screen;
+      if (Date.now() > end)
+        throw new Error(`timed out waiting for ${what}; the screen:\n${screen}`);
+      await new Promise((done) => setTimeout(done, POLL_MS));
+    }
+  }
+
+  /** Wait until `count` turns have ended: each ends with the status line. */
+  turnsEnded(count: number): Promise<string> {
+    return this.waitFor((s) => statusLines(s) >= count, `${count} status line(s)`);
+  }
+}
+
+const statusLines = (screen: string) =>
+  screen.split('\n').filter((line) => /^mode \S+ · session \S+ · model /.test(line)).length;
+
+/** Processes whose command line is exactly `command`. */
+const running = (command: string) =>
+  execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.trim() === command);
+
+beforeAll(async () => {
+  ws = await createTempWorkspace({ 'a.txt': 'alpha\n' });
+  server = await startFakeLlmServer();
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: ws.path('.home'),
+    TERM: 'xterm-256color',
+    XDG_CONFIG_HOME: ws.path('.config'),
+    TINY_CLAW_STATE_DIR: ws.path('.state'),
+    TINY_CLAW_WORKDIR: ws.dir,
+    TINY_CLAW_PROVIDER: 'openai',
+    TINY_CLAW_MODEL: 'gpt-4.1',
+    OPENAI_API_KEY: 'sk-test-not-a-real-key-000',
+    OPENAI_BASE_URL: server.openaiBaseUrl,
+    TINY_CLAW_ENABLED_TOOLS: 'read,write,edit,bash',
+    TINY_CLAW_SANDBOX: 'off',
+  };
+});
+afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // No pane was opened.
+  }
+  await server.close();
+  await ws.cleanup();
+});
+
+describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
+  let pane: Pane;
+  const requestText = (index: number) => JSON.stringify(server.requests[index]?.body);
+
+  it('streams the answer of a prompt, and the next prompt sees the first in its context', async () => {
+    server.enqueue(
+      { kind: 'turn', text: 'first answer, streamed', chunkSize: 4 },
+      { kind: 'turn', text: 'second answer' },
+    );
+    pane = Pane.open('main', ['chat']);
+    await pane.waitFor((s) => s.includes('› '), 'the prompt');
+    pane.type('first question alpha');
+    let screen = await pane.turnsEnded(1);
+    expect(screen).toContain('first answer, streamed');
+    expect(screen).toMatch(/stop=final · steps=1\/20 · session=\S+ · tokens=0 in \/ 0 out/);
+    expect(screen).toMatch(/^mode act · session default · model gpt-4\.1 · context /m);
+    pane.type('second question beta');
+    screen = await pane.turnsEnded(2);
+    expect(screen).toContain('second answer');
+    expect(requestText(1)).toContain('first question alpha');
+    expect(requestText(1)).toContain('first answer, streamed');
+  });
+
+  it('Ctrl-C cancels a turn running `sleep`: its command is stopped and the chat goes on', async () => {
+    const sleep = 'sleep 29.87';
+    server.enqueue({ kind: 'turn', toolCalls: [{ name: 'bash', arguments: { command: sleep } }] });
+    pane.type('take a nap');
+    await pane.waitFor((s) => s.includes(`→ bash {"command":"${sleep}"}`), 'the bash call');
+    await pane.waitFor(() => running(sleep).length > 0, 'the sleep to start');
+    pane.keys('C-c');
+    const screen = await pane.turnsEnded(3);
+    expect(screen).toContain('stop=cancelled');
+    expect(running(sleep)).toEqual([]);
+    server.enqueue({ kind: 'turn', text: 'awake again' });
+    pane.type('still there?');
+    expect(await pane.turnsEnded(4)).toContain('awake again');
+  });
+
+  it('asks about a risky write inline: y approves it and the file is written', async () => {
+    server.enqueue(
+      {
+        kind: 'turn',
+        toolCalls: [{ name: 'write', arguments: { path: '.env', content: 'A=1\n' } }],
+      },
+      { kind: 'turn', text: 'env written' },
+    );
+    pane.type('write the env');
+    await pane.waitFor((s) => s.includes('Approve? [y]es / [n]o / n <reason>:'), 'the question');
+    pane.type('y');
+    const screen = await pane.turnsEnded(5);
+    expect(screen).toContain('✓ write approved by cli:');
+    expect(screen).toContain('env written');
+    expect(await readFile(ws.path('.env'), 'utf8')).toBe('A=1\n');
+  });
+
+  it('shows escape sequences in the model text as text, never as terminal commands', async () => {
+    server.enqueue({ kind: 'turn', text: 'look: \x1b[2J\x1b]0;pwned\x07 done' });
+    pane.type('say something odd');
+    const screen = await pane.turnsEnded(6);
+    expect(screen).toContain('look: \\x1b[2J\\x1b]0;pwned\\x07 done');
+    // A cleared screen would have lost the first turn.
+    expect(screen).toContain('first answer, streamed');
+  });
+
+  it('/mode plan, then a prompt, writes the plan of the session', async () => {
+    pane.type('/mode plan');
+    await pane.waitFor((s) => /^mode plan$/m.test(s), 'the mode to change');
+    server.enqueue({
+      kind: 'turn',
+      text: '<PLAN_MD>\n# PLAN.md\n\n## Goal\nShip the chat.\n</PLAN_MD>\n<TODO_MD>\n# TODO.md\n\n- [ ] TC-001 Write it\n</TODO_MD>',
+    });
+    pane.type('plan the chat');
+    expect(await pane.turnsEnded(7)).toMatch(/^mode plan · session default/m);
+    const listed = await runCli({ bin, args: ['sessions', '--json'], env, cwd: ws.dir });
+    const [session] = JSON.parse(listed.stdout) as Array<{ key: string; turns: number }>;
+    expect(session?.turns).toBe(7);
+    const plan = join(ws.path('.state'), 'sessions', session?.key ?? '?', 'plan', 'PLAN.md');
+    expect(await readFile(plan, 'utf8')).toContain('Ship the chat.');
+  });
+
+  it('an unknown slash command answers with the list of commands', async () => {
+    pane.type('/frobnicate');
+    const screen = await pane.waitFor((s) => s.includes('unknown command /frobnicate'), 'the list');
+    expect(screen).toMatch(/\/approvals\s+the requests waiting/);
+  });
+
+  it('Ctrl-D leaves with exit 0', async () => {
+    pane.keys('C-d');
+    await pane.waitFor((s) => s.includes('[exit 0]'), 'the exit');
+  });
+
+  it('chat --continue reopens the session and shows what it remembers', async () => {
+    server.enqueue({ kind: 'turn', text: 'continued' });
+    const again = Pane.open('again', ['chat', '--continue']);
+    await again.waitFor((s) => s.includes('continuing session default'), 'the greeting');
+    expect(again.screen()).toContain('last_prompt: plan the chat');
+    again.type('and now?');
+    await again.turnsEnded(1);
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('plan the chat');
+    again.keys('C-c');
+    await again.waitFor((s) => s.includes('Ctrl-C again or Ctrl-D'), 'the hint');
+    again.keys('C-c');
+    await again.waitFor((s) => s.includes('[exit 0]'), 'the exit');
+  });
+});
+
+describe('without a terminal', () => {
+  it.each([
+    [['chat'], 2, /chat needs a terminal/],
+    [[], 0, /^tiny-claw — a coding agent/],
+  ])('tiny-claw %j exits %i', async (args, code, text) => {
+    const result = await runCli({ bin, args, env, cwd: ws.dir });
+    expect(result.code).toBe(code);
+    expect(code === 0 ? result.stdout : result.stderr).toMatch(text);
+  });
+
+  it('run --continue runs in the session used last', async () => {
+    server.enqueue({ kind: 'turn', text: 'one-shot' });
+    const result = await runCli({ bin, args: ['run', '--continue', 'again'], env, cwd: ws.dir });
+    expect(result.stdout).toBe('one-shot\n');
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('and now?');
+  });
+});
