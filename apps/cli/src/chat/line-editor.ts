@@ -137,7 +137,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       history: [...history].reverse(),
       historySize: HISTORY_SIZE,
       removeHistoryDuplicates: true,
-      ...(options.complete ? { completer: options.complete } : {}),
+      ...(options.complete ? { completer: callbackCompleter(options.complete) } : {}),
     } as Parameters<typeof createInterface>[0]);
     created.on('line', onLine);
     created.on('SIGINT', onInterrupt);
@@ -195,5 +195,19 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       waiting = undefined;
       current?.close();
     },
+  };
+}
+
+/** readline's callback form of a completer that may answer later. */
+function callbackCompleter(
+  complete: NonNullable<LineEditorOptions['complete']>,
+): (line: string, callback: (error: Error | null, result?: [string[], string]) => void) => void {
+  return (line, callback) => {
+    Promise.resolve()
+      .then(() => complete(line))
+      .then(
+        (result) => callback(null, result),
+        () => callback(null, [[], line]),
+      );
   };
 }

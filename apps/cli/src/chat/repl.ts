@@ -33,7 +33,6 @@ export interface ChatState {
  * return await chatLoop(parseChatArgs([]), processOutput());
  */
 export async function chatLoop(args: ChatArgs, out: Output): Promise<number> {
-  const { completeLine } = await import('./completion.js');
   const state: Partial<ChatState> & { engine?: ChatEngine } = {
     session: args.session ?? 'default',
     mode: args.mode,
@@ -45,7 +44,7 @@ export async function chatLoop(args: ChatArgs, out: Output): Promise<number> {
     output: process.stderr,
     exitHint: chatText.exitHint,
     continuation: chatText.continuation,
-    complete: (line) => completeLine(line, state.workdir),
+    complete: async (line) => (await import('./completion.js')).completeLine(line, state.workdir),
   });
   state.editor = editor;
   // Ctrl-C reaches the process as a signal only while a turn runs (the editor reads it as a key
@@ -53,7 +52,14 @@ export async function chatLoop(args: ChatArgs, out: Output): Promise<number> {
   const keepAlive = () => {};
   process.on('SIGINT', keepAlive);
   let failed: unknown;
-  const loading = import('./engine.js')
+  // The agent loads once the prompt is drawn (the loop's first read draws it synchronously).
+  const loading = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(async () => {
+      // As the executable does for the other commands: WebAssembly (fetch's HTTP parser, the
+      // bash grammar) on V8's baseline compiler only, which saves its optimising tier's memory.
+      (await import('node:v8')).setFlagsFromString('--liftoff-only');
+      return import('./engine.js');
+    })
     .then(({ startEngine }) => startEngine(state as ChatState))
     .then((engine) => {
       state.engine = engine;
