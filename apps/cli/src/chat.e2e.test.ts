@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -26,11 +26,6 @@ let env: Record<string, string>;
 const tmux = (...args: string[]) =>
   execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
 
 /** A chat process in a tmux pane, whose screen (and scrollback) a test reads. */
 class Pane {
@@ -82,6 +77,16 @@ const running = (command: string) =>
   execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.trim() === command);
+
+/** What the user sent on the latest request: its last user message, as text. */
+function lastUserText(): string {
+  const body = server.requests.at(-1)?.body as {
+    messages?: Array<{ role: string; content: unknown }>;
+  };
+  const users = (body.messages ?? []).filter((m) => m.role === 'user');
+  const content = users.at(-1)?.content;
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
 
 beforeAll(async () => {
   ws = await createTempWorkspace({ 'a.txt': 'alpha\n' });
@@ -187,8 +192,36 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     const listed = await runCli({ bin, args: ['sessions', '--json'], env, cwd: ws.dir });
     const [session] = JSON.parse(listed.stdout) as Array<{ key: string; turns: number }>;
     expect(session?.turns).toBe(7);
+    expect(listed.stdout).toContain('"name": "default"');
     const plan = join(ws.path('.state'), 'sessions', session?.key ?? '?', 'plan', 'PLAN.md');
     expect(await readFile(plan, 'utf8')).toContain('Ship the chat.');
+  });
+
+  it('a trailing backslash and a bracketed paste each continue a prompt over several lines', async () => {
+    pane.type('/mode act');
+    server.enqueue({ kind: 'turn', text: 'got lines' }, { kind: 'turn', text: 'got paste' });
+    pane.type('line one \\');
+    pane.type('line two');
+    await pane.turnsEnded(8);
+    expect(lastUserText()).toContain('line one \nline two');
+    tmux('set-buffer', '-b', 'chat-test', 'pasted one\npasted two');
+    tmux('paste-buffer', '-p', '-b', 'chat-test', '-t', pane.name);
+    pane.keys('Enter');
+    await pane.turnsEnded(9);
+    expect(lastUserText()).toContain('pasted one\npasted two');
+  });
+
+  it('Tab completes a slash command, and @path attaches the file through the path guard', async () => {
+    pane.keys('/mo', 'Tab');
+    pane.type(' think');
+    await pane.waitFor((s) => /^mode think$/m.test(s), 'the completed command');
+    pane.type('/mode act');
+    server.enqueue({ kind: 'turn', text: 'read it' });
+    pane.type('explain @a.txt and @../outside.txt');
+    const screen = await pane.turnsEnded(10);
+    expect(screen).toContain('attached @a.txt (6 chars)');
+    expect(screen).toMatch(/@\.\.\/outside\.txt not attached: path must stay under the workdir/);
+    expect(lastUserText()).toContain('<file path="a.txt">\nalpha\n\n</file>');
   });
 
   it('an unknown slash command answers with the list of commands', async () => {
@@ -206,10 +239,14 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     server.enqueue({ kind: 'turn', text: 'continued' });
     const again = Pane.open('again', ['chat', '--continue']);
     await again.waitFor((s) => s.includes('continuing session default'), 'the greeting');
-    expect(again.screen()).toContain('last_prompt: plan the chat');
+    expect(again.screen()).toContain('last_prompt: explain @a.txt');
+    // Up recalls the prompts typed in this workdir, kept between chats.
+    again.keys('Up');
+    await again.waitFor((s) => s.includes('› explain @a.txt and @../outside.txt'), 'the recall');
+    again.keys('C-c');
     again.type('and now?');
     await again.turnsEnded(1);
-    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('plan the chat');
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('explain @a.txt');
     again.keys('C-c');
     await again.waitFor((s) => s.includes('Ctrl-C again or Ctrl-D'), 'the hint');
     again.keys('C-c');

@@ -6,7 +6,9 @@ import { chatText } from './chat-strings.js';
 /** The most of one mentioned file attached to a prompt, in bytes. */
 export const MENTION_MAX_BYTES = 64 * 1024;
 
-const MENTION = /(?:^|\s)@([^\s@]+)/g;
+// After a space, the start or an opening bracket; sentence punctuation after the path is not part
+// of it (`see @a.ts, then …`).
+const MENTION = /(?:^|[\s([{])@([^\s@]+?)[,.;:!?)\]}'"]*(?=\s|$)/g;
 
 /** A mention found in a prompt: the path as typed, attached or not. */
 export type Mention =
@@ -14,7 +16,7 @@ export type Mention =
   | { path: string; attached: false; reason: string };
 
 /**
- * Every `@path` of `text` (each path once), resolved through the read tool's path guard: a file
+ * Every `@path` of `text` (each path once; an e-mail address is not one), resolved through the read tool's path guard: a file
  * inside the workdir that is not one of tiny-claw's own settings, state or trust files. A file is
  * read up to {@link MENTION_MAX_BYTES}; one that is not UTF-8 text is not attached.
  *
