@@ -193,6 +193,10 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     const [session] = JSON.parse(listed.stdout) as Array<{ key: string; turns: number }>;
     expect(session?.turns).toBe(7);
     expect(listed.stdout).toContain('"name": "default"');
+    const table = await runCli({ bin, args: ['sessions'], env, cwd: ws.dir });
+    expect(table.stdout).toMatch(
+      /^NAME +LAST USED +TURNS +COST\ndefault +\S+ \S+ +7 +cost≈\$0\.0000\n$/,
+    );
     const plan = join(ws.path('.state'), 'sessions', session?.key ?? '?', 'plan', 'PLAN.md');
     expect(await readFile(plan, 'utf8')).toContain('Ship the chat.');
   });

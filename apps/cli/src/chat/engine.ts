@@ -170,7 +170,6 @@ async function followTurn(
     (event) => {
       watch(event);
       listener(event);
-      if (event.type === 'model.start') spinner.start(chatText.thinking);
     };
   // Decisions taken inline continue the run through resumeApproval: watched the same way.
   const watched = new Proxy(app, {

@@ -83,6 +83,9 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   const onLine = (line: string) => {
     if (waiting === undefined) return;
     if (waiting.kind === 'ask') {
+      // An answer to a question is not a prompt to recall with Up.
+      const recalled = (rl as (Interface & { history?: string[] }) | undefined)?.history;
+      if (recalled?.[0] === line) recalled.shift();
       settle(line);
       return;
     }
