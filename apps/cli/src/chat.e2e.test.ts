@@ -234,6 +234,59 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     expect(screen).toMatch(/\/approvals\s+the requests waiting/);
   });
 
+  it('/trace, /cost and /session answer about the last turn and the session', async () => {
+    pane.type('/trace');
+    await pane.waitFor((s) => /^agent\.run main .*ok/m.test(s), 'the trace tree');
+    pane.type('/cost');
+    await pane.waitFor(
+      (s) => /^last turn cost≈\$0\.0000 · this chat cost≈\$0\.0000$/m.test(s),
+      'the cost',
+    );
+    pane.type('/session other');
+    await pane.waitFor((s) => /^session other$/m.test(s), 'the switch');
+    pane.type('/session default');
+    await pane.waitFor((s) => /^session default$/m.test(s), 'the switch back');
+  });
+
+  it('Ctrl-C while the answer streams keeps the partial answer in the session', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    server.enqueue({ kind: 'stall', text: 'half an answer', afterEvents: 3, until: held });
+    pane.type('tell me everything');
+    await pane.waitFor((s) => s.includes('half an'), 'the partial answer');
+    pane.keys('C-c');
+    expect(await pane.turnsEnded(11)).toContain('stop=cancelled');
+    release();
+    server.enqueue({ kind: 'turn', text: 'as I was saying' });
+    pane.type('go on');
+    await pane.turnsEnded(12);
+    const context = requestText(server.requests.length - 1);
+    expect(context).toMatch(
+      /last_prompt: tell me everything\\nlast_response: half an[^"]*\\n\[cancelled by the user before the answer was complete\]/,
+    );
+  });
+
+  it('/approvals decides a request left pending at the question', async () => {
+    server.enqueue(
+      {
+        kind: 'turn',
+        toolCalls: [{ name: 'write', arguments: { path: '.env.local', content: 'B=2\n' } }],
+      },
+      { kind: 'turn', text: 'local env written' },
+    );
+    pane.type('write the local env');
+    await pane.waitFor((s) => s.split('Approve? [y]es').length === 3, 'the question');
+    pane.keys('C-c');
+    expect(await pane.turnsEnded(13)).toContain('no decision; the request stays pending.');
+    pane.type('/approvals');
+    await pane.waitFor((s) => s.split('Approve? [y]es').length === 4, 'the question again');
+    pane.type('y');
+    expect(await pane.turnsEnded(14)).toContain('local env written');
+    expect(await readFile(ws.path('.env.local'), 'utf8')).toBe('B=2\n');
+  });
+
   it('Ctrl-D leaves with exit 0', async () => {
     pane.keys('C-d');
     await pane.waitFor((s) => s.includes('[exit 0]'), 'the exit');
@@ -243,14 +296,14 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     server.enqueue({ kind: 'turn', text: 'continued' });
     const again = Pane.open('again', ['chat', '--continue']);
     await again.waitFor((s) => s.includes('continuing session default'), 'the greeting');
-    expect(again.screen()).toContain('last_prompt: explain @a.txt');
+    expect(again.screen()).toContain('last_prompt: write the local env');
     // Up recalls the prompts typed in this workdir, kept between chats.
     again.keys('Up');
-    await again.waitFor((s) => s.includes('› explain @a.txt and @../outside.txt'), 'the recall');
+    await again.waitFor((s) => s.includes('› write the local env'), 'the recall');
     again.keys('C-c');
     again.type('and now?');
     await again.turnsEnded(1);
-    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('explain @a.txt');
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('write the local env');
     again.keys('C-c');
     await again.waitFor((s) => s.includes('Ctrl-C again or Ctrl-D'), 'the hint');
     again.keys('C-c');

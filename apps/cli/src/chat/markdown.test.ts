@@ -30,8 +30,40 @@ describe('Markdown for the terminal', () => {
     expect(render([input])).toBe(expected);
   });
 
-  it('renders a line only once its newline arrives, however the stream is cut', () => {
-    expect(render(['# Ti', 'tle\n- o', 'ne\n', 'tail'])).toBe('Title\n• one\ntail\n');
+  it('renders the same however the stream is cut', () => {
+    expect(
+      render([
+        '# Ti',
+        'tle\n- o',
+        'ne\n',
+        'a `co',
+        'de` and **bo',
+        'ld**\n',
+        '```p',
+        'y\nx = 1\n``',
+        '`\n',
+        'tail',
+      ]),
+    ).toBe('Title\n• one\na code and bold\n┌─ py\n│ x = 1\n└─\ntail\n');
+  });
+
+  it.each([
+    ['plain words', 'plain words'],
+    ['  indented', '  indented'],
+    ['# heading', ''],
+    ['- item', ''],
+    ['> quote', ''],
+  ])('streams %j before its newline only when it is not a block', (input, shown) => {
+    let out = '';
+    const md = createMarkdownStream((text) => {
+      out += text;
+    });
+    md.write(input);
+    expect(out.replace(SGR, '')).toBe(shown);
+  });
+
+  it('closes an unfinished `code` or **strong** span at the end of its line', () => {
+    expect(render(['a `b\nc **d\ne *f'])).toBe('a b\nc d\ne *f\n');
   });
 
   it('adds only its own colour codes', () => {
