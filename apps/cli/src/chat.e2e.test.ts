@@ -63,8 +63,12 @@ class Pane {
     }
   }
 
-  /** Wait until `count` turns have ended: each ends with the status line. */
-  turnsEnded(count: number): Promise<string> {
+  #ended = 0;
+
+  /** Wait until the next turn has ended: each ends with the status line. */
+  turnEnded(): Promise<string> {
+    this.#ended += 1;
+    const count = this.#ended;
     return this.waitFor((s) => statusLines(s) >= count, `${count} status line(s)`);
   }
 }
@@ -128,12 +132,12 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane = Pane.open('main', ['chat']);
     await pane.waitFor((s) => s.includes('› '), 'the prompt');
     pane.type('first question alpha');
-    let screen = await pane.turnsEnded(1);
+    let screen = await pane.turnEnded();
     expect(screen).toContain('first answer, streamed');
     expect(screen).toMatch(/stop=final · steps=1\/20 · session=\S+ · tokens=0 in \/ 0 out/);
     expect(screen).toMatch(/^mode act · session default · model gpt-4\.1 · context /m);
     pane.type('second question beta');
-    screen = await pane.turnsEnded(2);
+    screen = await pane.turnEnded();
     expect(screen).toContain('second answer');
     expect(requestText(1)).toContain('first question alpha');
     expect(requestText(1)).toContain('first answer, streamed');
@@ -146,12 +150,12 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     await pane.waitFor((s) => s.includes(`→ bash {"command":"${sleep}"}`), 'the bash call');
     await pane.waitFor(() => running(sleep).length > 0, 'the sleep to start');
     pane.keys('C-c');
-    const screen = await pane.turnsEnded(3);
+    const screen = await pane.turnEnded();
     expect(screen).toContain('stop=cancelled');
     expect(running(sleep)).toEqual([]);
     server.enqueue({ kind: 'turn', text: 'awake again' });
     pane.type('still there?');
-    expect(await pane.turnsEnded(4)).toContain('awake again');
+    expect(await pane.turnEnded()).toContain('awake again');
   });
 
   it('asks about a risky write inline: y approves it and the file is written', async () => {
@@ -165,7 +169,7 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane.type('write the env');
     await pane.waitFor((s) => s.includes('Approve? [y]es / [n]o / n <reason>:'), 'the question');
     pane.type('y');
-    const screen = await pane.turnsEnded(5);
+    const screen = await pane.turnEnded();
     expect(screen).toContain('✓ write approved by cli:');
     expect(screen).toContain('env written');
     expect(await readFile(ws.path('.env'), 'utf8')).toBe('A=1\n');
@@ -174,7 +178,7 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
   it('shows escape sequences in the model text as text, never as terminal commands', async () => {
     server.enqueue({ kind: 'turn', text: 'look: \x1b[2J\x1b]0;pwned\x07 done' });
     pane.type('say something odd');
-    const screen = await pane.turnsEnded(6);
+    const screen = await pane.turnEnded();
     expect(screen).toContain('look: \\x1b[2J\\x1b]0;pwned\\x07 done');
     // A cleared screen would have lost the first turn.
     expect(screen).toContain('first answer, streamed');
@@ -188,7 +192,7 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
       text: '<PLAN_MD>\n# PLAN.md\n\n## Goal\nShip the chat.\n</PLAN_MD>\n<TODO_MD>\n# TODO.md\n\n- [ ] TC-001 Write it\n</TODO_MD>',
     });
     pane.type('plan the chat');
-    expect(await pane.turnsEnded(7)).toMatch(/^mode plan · session default/m);
+    expect(await pane.turnEnded()).toMatch(/^mode plan · session default/m);
     const listed = await runCli({ bin, args: ['sessions', '--json'], env, cwd: ws.dir });
     const [session] = JSON.parse(listed.stdout) as Array<{ key: string; turns: number }>;
     expect(session?.turns).toBe(7);
@@ -201,18 +205,24 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     expect(await readFile(plan, 'utf8')).toContain('Ship the chat.');
   });
 
-  it('a trailing backslash and a bracketed paste each continue a prompt over several lines', async () => {
+  it('a trailing backslash, a bracketed paste and Alt+Enter each continue a prompt over several lines', async () => {
     pane.type('/mode act');
     server.enqueue({ kind: 'turn', text: 'got lines' }, { kind: 'turn', text: 'got paste' });
     pane.type('line one \\');
     pane.type('line two');
-    await pane.turnsEnded(8);
+    await pane.turnEnded();
     expect(lastUserText()).toContain('line one \nline two');
     tmux('set-buffer', '-b', 'chat-test', 'pasted one\npasted two');
     tmux('paste-buffer', '-p', '-b', 'chat-test', '-t', pane.name);
     pane.keys('Enter');
-    await pane.turnsEnded(9);
+    await pane.turnEnded();
     expect(lastUserText()).toContain('pasted one\npasted two');
+    server.enqueue({ kind: 'turn', text: 'got alt' });
+    tmux('send-keys', '-t', pane.name, '-l', 'alt one');
+    pane.keys('M-Enter');
+    pane.type('alt two');
+    await pane.turnEnded();
+    expect(lastUserText()).toContain('alt one\nalt two');
   });
 
   it('Tab completes a slash command, and @path attaches the file through the path guard', async () => {
@@ -222,7 +232,7 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane.type('/mode act');
     server.enqueue({ kind: 'turn', text: 'read it' });
     pane.type('explain @a.txt and @../outside.txt');
-    const screen = await pane.turnsEnded(10);
+    const screen = await pane.turnEnded();
     expect(screen).toContain('attached @a.txt (6 chars)');
     expect(screen).toMatch(/@\.\.\/outside\.txt not attached: path must stay under the workdir/);
     expect(lastUserText()).toContain('<file path="a.txt">\nalpha\n\n</file>');
@@ -257,11 +267,11 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane.type('tell me everything');
     await pane.waitFor((s) => s.includes('half an'), 'the partial answer');
     pane.keys('C-c');
-    expect(await pane.turnsEnded(11)).toContain('stop=cancelled');
+    expect(await pane.turnEnded()).toContain('stop=cancelled');
     release();
     server.enqueue({ kind: 'turn', text: 'as I was saying' });
     pane.type('go on');
-    await pane.turnsEnded(12);
+    await pane.turnEnded();
     const context = requestText(server.requests.length - 1);
     expect(context).toMatch(
       /last_prompt: tell me everything\\nlast_response: half an[^"]*\\n\[cancelled by the user before the answer was complete\]/,
@@ -279,11 +289,11 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane.type('write the local env');
     await pane.waitFor((s) => s.split('Approve? [y]es').length === 3, 'the question');
     pane.keys('C-c');
-    expect(await pane.turnsEnded(13)).toContain('no decision; the request stays pending.');
+    expect(await pane.turnEnded()).toContain('no decision; the request stays pending.');
     pane.type('/approvals');
     await pane.waitFor((s) => s.split('Approve? [y]es').length === 4, 'the question again');
     pane.type('y');
-    expect(await pane.turnsEnded(14)).toContain('local env written');
+    expect(await pane.turnEnded()).toContain('local env written');
     expect(await readFile(ws.path('.env.local'), 'utf8')).toBe('B=2\n');
   });
 
@@ -302,7 +312,7 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     await again.waitFor((s) => s.includes('› write the local env'), 'the recall');
     again.keys('C-c');
     again.type('and now?');
-    await again.turnsEnded(1);
+    await again.turnEnded();
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('write the local env');
     again.keys('C-c');
     await again.waitFor((s) => s.includes('Ctrl-C again or Ctrl-D'), 'the hint');
@@ -315,6 +325,9 @@ describe('without a terminal', () => {
   it.each([
     [['chat'], 2, /chat needs a terminal/],
     [[], 0, /^tiny-claw — a coding agent/],
+    [['chat', '--help'], 0, /^Usage: tiny-claw chat .*\n[^]*\/approvals +the requests waiting/],
+    [['sessions', '--help'], 0, /^Usage: tiny-claw sessions \[--json\]/],
+    [['chat', '--mode', 'yolo'], 2, /--mode "yolo" is not supported[^]*tiny-claw chat --help/],
   ])('tiny-claw %j exits %i', async (args, code, text) => {
     const result = await runCli({ bin, args, env, cwd: ws.dir });
     expect(result.code).toBe(code);

@@ -50,7 +50,7 @@ export const slashHelp: ReadonlyArray<readonly [string, string]> = [
   ['/approvals', 'the requests waiting in this session, decided here'],
   ['/rules', 'the kept permission rules in force'],
   ['/cost', 'tokens and cost of the last turn and of this chat'],
-  ['/compact', 'compact the context now'],
+  ['/compact', 'how the context is kept compact (nothing to do by hand)'],
   ['/exit', 'leave (also Ctrl-D)'],
 ];
 

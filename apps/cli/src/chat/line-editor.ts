@@ -73,7 +73,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   const onKeypress = (sequence: string | undefined, key: Key | undefined) => {
     if (key?.name === 'paste-start') pasting = true;
     else if (key?.name === 'paste-end') pasting = false;
-    else if (sequence !== undefined && SHIFT_ENTER.has(sequence) && waiting?.kind === 'read') {
+    else if (SHIFT_ENTER.has(key?.sequence ?? sequence ?? '') && waiting?.kind === 'read') {
       // readline ignores these keys; they end the line here, as a continuation.
       newlineKey = true;
       queueMicrotask(() => rl?.write(null, { name: 'return' }));

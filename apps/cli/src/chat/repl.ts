@@ -76,7 +76,7 @@ export async function chatLoop(args: ChatArgs, out: Output): Promise<number> {
     for (;;) {
       const line = await Promise.race([editor.read(chatText.prompt), loadFailure]);
       if (line === undefined) break;
-      const engine = await Promise.race([loading, loadFailure]);
+      const engine = state.engine ?? (await waitForEngine(loading, loadFailure));
       if (line.trimStart().startsWith('/')) {
         if ((await engine.command(line.trim())) === 'exit') break;
         continue;
@@ -89,4 +89,19 @@ export async function chatLoop(args: ChatArgs, out: Output): Promise<number> {
     if (failed === undefined) await (await loading.catch(() => undefined))?.close();
   }
   return 0;
+}
+
+/** The first turn typed before the agent is loaded waits for it, with a spinner. */
+async function waitForEngine(
+  loading: Promise<ChatEngine>,
+  loadFailure: Promise<never>,
+): Promise<ChatEngine> {
+  const { createSpinner } = await import('./spinner.js');
+  const spinner = createSpinner(process.stderr);
+  spinner.start(chatText.loading);
+  try {
+    return await Promise.race([loading, loadFailure]);
+  } finally {
+    spinner.stop();
+  }
 }
