@@ -325,9 +325,9 @@ describe('without a terminal', () => {
   it.each([
     [['chat'], 2, /chat needs a terminal/],
     [[], 0, /^tiny-claw — a coding agent/],
-    [['chat', '--help'], 0, /^Usage: tiny-claw chat .*\n[^]*\/approvals +the requests waiting/],
+    [['chat', '--help'], 0, /^Usage: tiny-claw chat .*\n[\s\S]*\/approvals +the requests waiting/],
     [['sessions', '--help'], 0, /^Usage: tiny-claw sessions \[--json\]/],
-    [['chat', '--mode', 'yolo'], 2, /--mode "yolo" is not supported[^]*tiny-claw chat --help/],
+    [['chat', '--mode', 'yolo'], 2, /--mode "yolo" is not supported[\s\S]*tiny-claw chat --help/],
   ])('tiny-claw %j exits %i', async (args, code, text) => {
     const result = await runCli({ bin, args, env, cwd: ws.dir });
     expect(result.code).toBe(code);

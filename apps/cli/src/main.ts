@@ -77,7 +77,7 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
     }
     if (serverCommands.includes(command)) throw new UsageError(serverPointer(command));
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, chat, sessions, plan, approvals, trace, health, trust, untrust or policy`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust, policy, chat or sessions`,
     );
   } catch (error) {
     return reportError(error, out);

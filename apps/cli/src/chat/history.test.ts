@@ -36,6 +36,12 @@ describe('the chat history of a workdir', () => {
     expect(kept).toContain('[REDACTED:');
   });
 
+  it('shows control characters of a recalled prompt as escapes, never as terminal commands', async () => {
+    const path = ws.path('history.jsonl');
+    await writeFile(path, `${JSON.stringify({ prompt: 'a\x1b]0;owned\x07b\nc' })}\n`);
+    expect(await readHistory(path)).toEqual(['a\\x1b]0;owned\\x07b\nc']);
+  });
+
   it('reads a missing file as empty, skips torn lines, and offers only the latest prompts', async () => {
     const path = ws.path('history.jsonl');
     expect(await readHistory(path)).toEqual([]);

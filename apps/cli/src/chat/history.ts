@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { printable } from '../terminal-text.js';
 
 /** How many earlier prompts Up/Down offer. */
 export const HISTORY_LINES = 500;
@@ -21,7 +22,9 @@ export function historyPath(stateDir: string, sessionKey: string): string {
 
 /**
  * The last {@link HISTORY_LINES} prompts of the file, oldest first. A missing file is an empty
- * history; a line that is not a `{ "prompt": … }` object is skipped.
+ * history; a line that is not a `{ "prompt": … }` object is skipped. Control characters are shown
+ * as escapes (`\x1b`): a recalled prompt is drawn on the terminal, so an edited file cannot move
+ * the cursor or retitle the window through it.
  *
  * @example
  * editor.setHistory(await readHistory(path));
@@ -38,7 +41,7 @@ export async function readHistory(path: string): Promise<string[]> {
     if (line.trim() === '') continue;
     try {
       const parsed = lineSchema.safeParse(JSON.parse(line));
-      if (parsed.success) prompts.push(parsed.data.prompt);
+      if (parsed.success) prompts.push(printable(parsed.data.prompt, { multiline: true }));
     } catch {
       // A torn or hand-edited line costs that one entry, not the history.
     }
