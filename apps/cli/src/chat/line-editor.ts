@@ -63,6 +63,10 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   let armedExit = false;
   let prompt = '';
 
+  const pasteOff = () => {
+    if (output.isTTY) output.write(PASTE_OFF);
+  };
+
   const settle = (text: string | undefined) => {
     const current = waiting;
     waiting = undefined;
@@ -152,7 +156,12 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       settle(undefined);
     });
     input.prependListener('keypress', onKeypress);
-    if (output.isTTY) output.write(PASTE_ON);
+    if (output.isTTY) {
+      output.write(PASTE_ON);
+      // Quitting at once (a second Ctrl-C during a turn) must not leave the shell in paste mode.
+      process.off('exit', pasteOff);
+      process.once('exit', pasteOff);
+    }
     rl = created;
     return created;
   };
@@ -192,7 +201,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       if (live?.history) live.history.splice(0, live.history.length, ...[...history].reverse());
     },
     close: () => {
-      if (output.isTTY) output.write(PASTE_OFF);
+      pasteOff();
+      process.off('exit', pasteOff);
       const current = rl;
       rl = undefined;
       waiting = undefined;
