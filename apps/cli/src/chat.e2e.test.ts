@@ -223,6 +223,11 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane.type('alt two');
     await pane.turnEnded();
     expect(lastUserText()).toContain('alt one\nalt two');
+    // Up recalls the whole prompt of several lines, and Enter sends it as it was.
+    server.enqueue({ kind: 'turn', text: 'got it again' });
+    pane.keys('Up', 'Enter');
+    await pane.turnEnded();
+    expect(lastUserText()).toContain('alt one\nalt two');
   });
 
   it('Tab completes a slash command, and @path attaches the file through the path guard', async () => {
@@ -318,6 +323,15 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     await again.waitFor((s) => s.includes('Ctrl-C again or Ctrl-D'), 'the hint');
     again.keys('C-c');
     await again.waitFor((s) => s.includes('[exit 0]'), 'the exit');
+  });
+});
+
+describe('tiny-claw chat that cannot start', { timeout: 60_000 }, () => {
+  it('ends with the usage error when the agent cannot be loaded behind the prompt', async () => {
+    const pane = Pane.open('broken', ['chat', '--workdir', 'no-such-dir']);
+    const screen = await pane.waitFor((s) => s.includes('[exit 2]'), 'the exit');
+    expect(screen).toContain('tiny-claw: --workdir no-such-dir: no such directory');
+    expect(screen).toContain("Run 'tiny-claw chat --help' for usage.");
   });
 });
 

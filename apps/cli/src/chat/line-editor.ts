@@ -58,6 +58,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
   let history: string[] = [];
   let waiting: Waiting | undefined;
   let lines: string[] = [];
+  // The lines as typed (a continued one with its `\`), as readline put them in its history.
+  let typedLines: string[] = [];
   let pasting = false;
   let newlineKey = false;
   let armedExit = false;
@@ -71,6 +73,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     const current = waiting;
     waiting = undefined;
     lines = [];
+    typedLines = [];
     current?.resolve(text);
   };
 
@@ -96,6 +99,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     armedExit = false;
     const continued = pasting || newlineKey || line.endsWith('\\');
     newlineKey = false;
+    typedLines.push(line);
     if (continued) {
       lines.push(line.endsWith('\\') && !pasting ? line.slice(0, -1) : line);
       rl?.setPrompt(options.continuation);
@@ -103,6 +107,8 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       return;
     }
     const text = [...lines, line].join('\n');
+    if (lines.length > 0) recallWhole(typedLines, text);
+    typedLines = [];
     if (text.trim() === '') {
       lines = [];
       rl?.setPrompt(prompt);
@@ -110,6 +116,16 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
       return;
     }
     settle(text);
+  };
+
+  /** Up recalls a prompt of several lines as one entry, as it was sent. */
+  const recallWhole = (parts: readonly string[], text: string) => {
+    const history = (rl as (Interface & { history?: string[] }) | undefined)?.history;
+    if (!history) return;
+    for (const part of [...parts].reverse()) {
+      if (history[0] === part) history.shift();
+    }
+    history.unshift(text);
   };
 
   const onInterrupt = () => {
@@ -128,6 +144,7 @@ export function createLineEditor(options: LineEditorOptions): LineEditor {
     // The first Ctrl-C drops what was typed; at an empty prompt it says how to leave.
     armedExit = !typed;
     lines = [];
+    typedLines = [];
     rl?.write(null, { ctrl: true, name: 'e' });
     rl?.write(null, { ctrl: true, name: 'u' });
     output.write(typed ? '^C\n' : `^C\n${options.exitHint}\n`);
