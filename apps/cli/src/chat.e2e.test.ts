@@ -249,7 +249,7 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     expect(screen).toMatch(/\/approvals\s+the requests waiting/);
   });
 
-  it('/trace, /cost and /session answer about the last turn and the session', async () => {
+  it('/trace, /cost, /plan, /rules, /compact and /session answer about the chat', async () => {
     pane.type('/trace');
     await pane.waitFor((s) => /^agent\.run main .*ok/m.test(s), 'the trace tree');
     pane.type('/cost');
@@ -257,6 +257,12 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
       (s) => /^last turn cost≈\$0\.0000 · this chat cost≈\$0\.0000$/m.test(s),
       'the cost',
     );
+    pane.type('/plan');
+    await pane.waitFor((s) => /^Ship the chat\.$/m.test(s), "the session's plan");
+    pane.type('/rules');
+    await pane.waitFor((s) => /^No kept rules in force for /m.test(s), 'the rules');
+    pane.type('/compact');
+    await pane.waitFor((s) => s.includes('nothing to compact'), 'the answer');
     pane.type('/session other');
     await pane.waitFor((s) => /^session other$/m.test(s), 'the switch');
     pane.type('/session default');
