@@ -32,6 +32,11 @@ export const ROWS = [
     goal: '≤ 1.3× `node -e 0`',
   },
   {
+    id: 'chat-start',
+    title: 'time to the first `tiny-claw chat` prompt, in a terminal',
+    goal: '≤ 1.3× `node -e 0`',
+  },
+  {
     id: 'first-request',
     title: 'time to first model request, one headless turn',
     goal: '≤ 250 ms',
@@ -81,6 +86,7 @@ export const ROW_OF_SCRIPT = {
   'first-request': 'first-request',
   memory: 'memory',
   'cold-start': 'cold-start',
+  'chat-start': 'chat-start',
   'per-step': 'per-step',
   'edit-matcher': 'edit-matcher',
   'tracing-overhead': 'tracing-overhead',

@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --
 // The executable: run the built CLI, or say how to build it instead of printing a stack trace.
 //
-// `--help` and `--version` (and no arguments) load the small ES module entry and nothing else;
+// `--help` and `--version` (and no arguments) load the small ES module entry and nothing else, and
+// so does `chat`, whose prompt must be on screen before the agent loads behind it;
 // every command runs from the one-file bundle through V8's code cache (./compile-cache.js), which
 // skips most of the compiling a command's start-up would otherwise spend. Both are the same CLI,
 // built from the same sources. In debug mode the ES modules are used, with source maps, so stack
@@ -9,7 +10,8 @@
 const argv = process.argv.slice(2);
 const debug = process.env.TINY_CLAW_LOG_LEVEL?.toLowerCase() === 'debug';
 const light =
-  argv.length === 0 || ['--help', '-h', 'help', '--version', '-V', 'version'].includes(argv[0]);
+  argv.length === 0 ||
+  ['--help', '-h', 'help', '--version', '-V', 'version', 'chat'].includes(argv[0]);
 let main;
 let bundle;
 try {

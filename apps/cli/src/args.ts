@@ -8,6 +8,8 @@ export interface RunArgs {
   readStdin: boolean;
   mode: 'act' | 'think' | 'plan' | 'plan-act';
   session: string | undefined;
+  /** Run in the workdir's most recently used session (`--continue`). */
+  continue: boolean;
   maxSteps: number;
   workdir: string | undefined;
   json: boolean;
@@ -59,6 +61,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
   const { values, positionals } = parse('run', argv, {
     mode: { type: 'string', default: 'act' },
     session: { type: 'string' },
+    continue: { type: 'boolean', default: false },
     'max-steps': { type: 'string', default: '20' },
     workdir: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -72,12 +75,19 @@ export function parseRunArgs(argv: string[]): RunArgs {
   });
   if (!parsed.success)
     throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid arguments', 'run');
+  if (parsed.data.session !== undefined && values.continue === true) {
+    throw new UsageError(
+      '--session and --continue both choose the session: give one of them',
+      'run',
+    );
+  }
   const readStdin = positionals.length === 1 && positionals[0] === '-';
   return {
     prompt: readStdin || positionals.length === 0 ? undefined : positionals.join(' '),
     readStdin,
     mode: parsed.data.mode,
     session: parsed.data.session,
+    continue: values.continue === true,
     maxSteps: parsed.data.maxSteps,
     workdir: parsed.data.workdir,
     json: values.json === true,

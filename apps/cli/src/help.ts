@@ -2,7 +2,9 @@
 export const mainHelp = `tiny-claw — a coding agent that reads, writes and runs code in one workdir
 
 Usage:
-  tiny-claw run [prompt] [--mode act|think|plan|plan-act] [--session NAME] [--max-steps N] [--workdir DIR] [--json]
+  tiny-claw run [prompt] [--mode act|think|plan|plan-act] [--session NAME | --continue] [--max-steps N] [--workdir DIR] [--json]
+  tiny-claw chat [--session NAME | --continue] [--mode M]   (also: tiny-claw alone, in a terminal)
+  tiny-claw sessions [--workdir DIR] [--json]
   tiny-claw plan show|reset [--session NAME] [--workdir DIR] [--json]
   tiny-claw approvals list [--status S] [--session NAME] [--workdir DIR] [--json] | show ID [--json]
                  | approve ID [--session NAME] [--workdir DIR] [--json]
@@ -24,6 +26,8 @@ Global options (before or after the command name):
 
 Commands:
   run        Run the agent once on a prompt; the final answer goes to stdout, progress to stderr.
+  chat       Talk to the agent in a session, prompt after prompt, in a terminal.
+  sessions   List the sessions of a workdir: name, last used, turns, cost.
   plan       Show or delete the plan (PLAN.md, TODO.md) of a session.
   approvals  List, show, approve or reject the tool calls that paused a run.
   trace      List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
@@ -85,6 +89,7 @@ Options:
   --mode MODE       act (default: may call tools), think (no tools), plan (write or show the
                     session's PLAN.md/TODO.md) or plan-act (plan if needed, then execute TODO items)
   --session NAME    named session: its own memory (default: "default")
+  --continue        use the session this workdir used last ('tiny-claw sessions' lists them)
   --max-steps N     most model calls in this run (default 20)
   --workdir DIR     directory the agent works in (default: TINY_CLAW_WORKDIR or the current directory);
                     / and your home directory are refused while write, edit or bash is enabled,

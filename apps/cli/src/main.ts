@@ -20,6 +20,11 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
     const { envFile, allowRootWorkdir, rest: args } = takeGlobalFlags(argv);
     useSettingsInvocation({ envFile, allowRootWorkdir, notice: (line) => out.stderr(line) });
     const [command, ...rest] = args;
+    // Alone in a terminal it opens the chat; piped or scripted it prints help, as it always did.
+    if (command === undefined && process.stdin.isTTY && process.stdout.isTTY) {
+      const { chatCommand } = await import('./commands/chat.js');
+      return await chatCommand([], out);
+    }
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       out.stdout(mainHelp);
       return ExitCode.ok;
@@ -34,6 +39,14 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
         import('./commands/run.js'),
       ]);
       return await runCommand(parseRunArgs(rest), out);
+    }
+    if (command === 'chat') {
+      const { chatCommand } = await import('./commands/chat.js');
+      return await chatCommand(rest, out);
+    }
+    if (command === 'sessions') {
+      const { sessionsCommand } = await import('./commands/sessions.js');
+      return await sessionsCommand(rest, out);
     }
     if (command === 'health') {
       const [{ parseHealthArgs }, { healthCommand }] = await Promise.all([
@@ -68,7 +81,7 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
     }
     if (serverCommands.includes(command)) throw new UsageError(serverPointer(command));
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust, policy or state`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust, policy, state, chat or sessions`,
     );
   } catch (error) {
     return reportError(error, out);

@@ -5,6 +5,7 @@ import {
   validateSessionName,
 } from '@tiny-claw/core';
 import type { RunArgs } from '../args.js';
+import { listSessions } from '../chat/session-list.js';
 import { cliActor } from '../cli-actor.js';
 import { ExitCode } from '../exit-codes.js';
 import { followRun } from '../follow-run.js';
@@ -29,6 +30,10 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
   if (args.session !== undefined) checkSessionName(args.session);
   const app = await loadApplication({ workdir: args.workdir });
   try {
+    // --continue: the session used last in this workdir (the default one when there is none).
+    const session = args.continue
+      ? ((await listSessions(app.settings.stateDir, app.settings.workdir))[0]?.name ?? 'default')
+      : args.session;
     const prompt = args.readStdin ? await readPrompt(process.stdin) : (args.prompt ?? '');
     // The sandbox confines bash only, so it is worth a word only when bash may run — and only
     // then is it probed (app.health() starts a child process the first request would wait for).
@@ -53,13 +58,13 @@ export async function runCommand(args: RunArgs, out: Output): Promise<number> {
           onEvent,
           requestedBy: actor,
           // The CLI remembers between runs: without --session, in the workdir's `default` session.
-          session: args.session ?? 'default',
+          session: session ?? 'default',
         }),
       {
         app,
         out,
         json: args.json,
-        scope: { session: args.session, workdir: args.workdir },
+        scope: { session, workdir: args.workdir },
         actor,
       },
     );
