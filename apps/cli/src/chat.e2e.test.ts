@@ -175,6 +175,32 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     expect(await readFile(ws.path('.env'), 'utf8')).toBe('A=1\n');
   });
 
+  it('"always for this session" answers the next identical ask in a later turn', async () => {
+    const questions = (screen: string) =>
+      screen.split('Approve? [y]es / [n]o / n <reason>:').length;
+    const offers = (screen: string) => screen.split('[a]lways in this session').length;
+    const remove = {
+      kind: 'turn' as const,
+      toolCalls: [{ name: 'bash', arguments: { command: 'rm -f gone.txt' } }],
+    };
+    const offered = offers(pane.screen());
+    server.enqueue(remove, { kind: 'turn', text: 'first removal' });
+    pane.type('remove gone.txt');
+    const asked = await pane.waitFor(
+      (s) => offers(s) > offered && s.trimEnd().endsWith('Approve? [y]es / [n]o / n <reason>:'),
+      'the question with its always answers',
+    );
+    const before = questions(asked);
+    pane.type('a');
+    expect(await pane.turnEnded()).toContain('kept for this session: allow bash rm -f gone.txt');
+    server.enqueue(remove, { kind: 'turn', text: 'second removal' });
+    pane.type('remove it again');
+    const screen = await pane.turnEnded();
+    expect(screen).toContain('second removal');
+    expect(questions(screen), screen).toBe(before);
+    expect(screen.split('← bash ok').length).toBeGreaterThanOrEqual(3);
+  });
+
   it('shows escape sequences in the model text as text, never as terminal commands', async () => {
     server.enqueue({ kind: 'turn', text: 'look: \x1b[2J\x1b]0;pwned\x07 done' });
     pane.type('say something odd');
@@ -195,11 +221,11 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     expect(await pane.turnEnded()).toMatch(/^mode plan · session default/m);
     const listed = await runCli({ bin, args: ['sessions', '--json'], env, cwd: ws.dir });
     const [session] = JSON.parse(listed.stdout) as Array<{ key: string; turns: number }>;
-    expect(session?.turns).toBe(7);
+    expect(session?.turns).toBe(9);
     expect(listed.stdout).toContain('"name": "default"');
     const table = await runCli({ bin, args: ['sessions'], env, cwd: ws.dir });
     expect(table.stdout).toMatch(
-      /^NAME +LAST USED +TURNS +COST\ndefault +\S+ \S+ +7 +cost≈\$0\.0000\n$/,
+      /^NAME +LAST USED +TURNS +COST\ndefault +\S+ \S+ +9 +cost≈\$0\.0000\n$/,
     );
     const plan = join(ws.path('.state'), 'sessions', session?.key ?? '?', 'plan', 'PLAN.md');
     expect(await readFile(plan, 'utf8')).toContain('Ship the chat.');
@@ -297,12 +323,13 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
       },
       { kind: 'turn', text: 'local env written' },
     );
+    const asked = pane.screen().split('Approve? [y]es').length;
     pane.type('write the local env');
-    await pane.waitFor((s) => s.split('Approve? [y]es').length === 3, 'the question');
+    await pane.waitFor((s) => s.split('Approve? [y]es').length === asked + 1, 'the question');
     pane.keys('C-c');
     expect(await pane.turnEnded()).toContain('no decision; the request stays pending.');
     pane.type('/approvals');
-    await pane.waitFor((s) => s.split('Approve? [y]es').length === 4, 'the question again');
+    await pane.waitFor((s) => s.split('Approve? [y]es').length === asked + 2, 'the question again');
     pane.type('y');
     expect(await pane.turnEnded()).toContain('local env written');
     expect(await readFile(ws.path('.env.local'), 'utf8')).toBe('B=2\n');
