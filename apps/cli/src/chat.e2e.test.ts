@@ -141,6 +141,17 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     expect(screen).toContain('second answer');
     expect(requestText(1)).toContain('first question alpha');
     expect(requestText(1)).toContain('first answer, streamed');
+    // The first turn goes whole, as the conversation's own messages, before the new prompt.
+    const body = server.requests[1]?.body as
+      | { messages: Array<{ role: string; content: unknown }> }
+      | undefined;
+    const sent = body?.messages ?? [];
+    const roles = sent.map((message) => [message.role, message.content]);
+    expect(roles.slice(-3)).toEqual([
+      ['user', 'first question alpha'],
+      ['assistant', 'first answer, streamed'],
+      ['user', 'second question beta'],
+    ]);
   });
 
   it('Ctrl-C cancels a turn running `sleep`: its command is stopped and the chat goes on', async () => {
@@ -288,7 +299,16 @@ describe('tiny-claw chat in a terminal', { timeout: 60_000 }, () => {
     pane.type('/rules');
     await pane.waitFor((s) => /^No kept rules in force for /m.test(s), 'the rules');
     pane.type('/compact');
-    await pane.waitFor((s) => s.includes('nothing to compact'), 'the answer');
+    await pane.waitFor(
+      (s) => /^compacted: \d+ earlier turn\(s\) left out of what the next turn sends/m.test(s),
+      'the compaction',
+    );
+    pane.type('/compact');
+    await pane.waitFor(
+      (s) =>
+        s.includes('nothing to compact: the conversation sent with the next turn holds 1 turn(s)'),
+      'nothing more to compact',
+    );
     pane.type('/session other');
     await pane.waitFor((s) => /^session other$/m.test(s), 'the switch');
     pane.type('/session default');

@@ -29,8 +29,10 @@ export const chatText = {
   noTrace: 'no turn has run yet in this chat: send a prompt first',
   noPending: 'no approval is waiting in this session',
   costLine: (turn: string, total: string) => `last turn ${turn} · this chat ${total}`,
-  compactNothing:
-    'nothing to compact: each turn starts from what the session remembers (its last prompts and answers), and a turn compacts its own context on every model call',
+  compactNothing: (turns: number, chars: number) =>
+    `nothing to compact: the conversation sent with the next turn holds ${turns} turn(s), ${chars} characters (tool output within a turn is compacted on every model call)`,
+  compacted: (dropped: number, before: number, after: number) =>
+    `compacted: ${dropped} earlier turn(s) left out of what the next turn sends, ${before} → ${after} characters (saved ${before - after}); the session's memory still holds their last lines`,
   mentionAttached: (path: string, chars: number) => `attached @${path} (${chars} chars)`,
   mentionRefused: (path: string, why: string) => `@${path} not attached: ${why}`,
   noSessions: (workdir: string) =>
@@ -50,7 +52,10 @@ export const slashHelp: ReadonlyArray<readonly [string, string]> = [
   ['/approvals', 'the requests waiting in this session, decided here'],
   ['/rules', 'the kept permission rules in force'],
   ['/cost', 'tokens and cost of the last turn and of this chat'],
-  ['/compact', 'how the context is kept compact (nothing to do by hand)'],
+  [
+    '/compact',
+    'keep only the last turn of the conversation sent to the model, and say what it saved',
+  ],
   ['/exit', 'leave (also Ctrl-D)'],
 ];
 

@@ -21,6 +21,8 @@ export interface TurnRecord {
   result: RunResult | undefined;
   /** Input tokens of the turn's latest model call: how much context it used. */
   contextTokens: number | undefined;
+  /** The answer text streamed in the turn so far (what is kept of a cancelled one). */
+  partial: string;
 }
 
 /** The loaded part of the chat that slash commands work with. */
@@ -31,6 +33,11 @@ export interface EngineContext {
   last: TurnRecord;
   /** Every finished run of this chat, for /cost. */
   results: RunResult[];
+  /**
+   * The conversation of each session in this chat, oldest first: what the person asked and what
+   * the agent answered, passed to the next run so the model reads the turns before it whole.
+   */
+  conversations: Map<string, Array<{ role: 'user' | 'assistant'; content: string }>>;
   /** Print a line for the person (stderr), made safe. */
   say(text: string): void;
   /** The status line: mode, session, model, context used. */
@@ -80,8 +87,9 @@ export async function startEngine(state: ChatState): Promise<ChatEngine> {
     state,
     app,
     actor: cliActor(),
-    last: { result: undefined, contextTokens: undefined },
+    last: { result: undefined, contextTokens: undefined, partial: '' },
     results: [],
+    conversations: new Map(),
     say: (text) => out.stderr(`${printable(text, { multiline: true })}\n`),
     status: () =>
       chatText.status({
@@ -100,6 +108,8 @@ export async function startEngine(state: ChatState): Promise<ChatEngine> {
     async turn(text) {
       appendHistory(historyFile, text, redactSecrets).catch(() => {});
       const prompt = await attachMentions(text, app, (line) => context.say(line));
+      const session = state.session;
+      const conversation = context.conversations.get(session) ?? [];
       await followTurn(
         context,
         (onEvent, signal) =>
@@ -110,10 +120,22 @@ export async function startEngine(state: ChatState): Promise<ChatEngine> {
             signal,
             onEvent,
             requestedBy: context.actor,
-            session: state.session,
+            session,
+            history: conversation,
           }),
         prompt,
       );
+      const answer = turnAnswer(context.last.result, context.last.partial);
+      if (answer !== undefined) {
+        conversation.push(
+          { role: 'user', content: prompt },
+          { role: 'assistant', content: answer },
+        );
+        context.conversations.set(
+          session,
+          newestTurns(conversation, app.settings.contextMaxChars / 2),
+        );
+      }
     },
     command: (line) => runSlashCommand(line, context),
     close: () => app.close(),
@@ -200,6 +222,7 @@ async function followTurn(
     markdown?.flush();
   }
   context.last.result = finished;
+  context.last.partial = partial;
   if (finished) context.results.push(finished);
   if (finished?.stopReason === 'cancelled' && prompt !== '') {
     const session = await app.agent.session(state.session);
@@ -212,6 +235,32 @@ async function followTurn(
       .catch(() => {});
   }
   out.stderr(`${painter(out.color)('dim', context.status())}\n`);
+}
+
+// The turns a chat passes on: the newest, as messages (two per turn), at most this many and at
+// most half the context budget in characters; older ones stay in the session's memory.
+const MAX_CONVERSATION_MESSAGES = 40;
+
+function newestTurns<T extends { content: string }>(messages: readonly T[], maxChars: number): T[] {
+  const kept = messages.slice(-MAX_CONVERSATION_MESSAGES);
+  let chars = kept.reduce((sum, message) => sum + message.content.length, 0);
+  // Whole turns go, oldest first; the latest turn always stays.
+  while (kept.length > 2 && chars > maxChars) {
+    const dropped = kept.splice(0, 2);
+    chars -= dropped.reduce((sum, message) => sum + message.content.length, 0);
+  }
+  return kept;
+}
+
+/**
+ * What the agent said in a turn, for the conversation: the answer, the part of it given before a
+ * cancel (marked so), or nothing when the turn ended without one (paused, failed).
+ */
+function turnAnswer(result: RunResult | undefined, partial: string): string | undefined {
+  if (result === undefined) return undefined;
+  if (result.stopReason === 'final') return result.text;
+  if (result.stopReason === 'cancelled') return chatText.cancelledMemory(partial);
+  return undefined;
 }
 
 /** The cost of runs, summed: unknown as soon as one run's cost is. */

@@ -42,7 +42,7 @@ export async function runSlashCommand(
         await app.agent.session(rest).then(
           () => {
             state.session = rest;
-            context.last = { result: undefined, contextTokens: undefined };
+            context.last = { result: undefined, contextTokens: undefined, partial: '' };
           },
           (error: unknown) => say(error instanceof Error ? error.message : String(error)),
         );
@@ -52,7 +52,7 @@ export async function runSlashCommand(
     case '/new': {
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
       state.session = `chat-${stamp}`;
-      context.last = { result: undefined, contextTokens: undefined };
+      context.last = { result: undefined, contextTokens: undefined, partial: '' };
       say(chatText.newSession(state.session));
       return;
     }
@@ -83,9 +83,25 @@ export async function runSlashCommand(
       if (last) say(runSummary(last));
       return;
     }
-    case '/compact':
-      say(chatText.compactNothing);
+    case '/compact': {
+      const conversation = context.conversations.get(state.session) ?? [];
+      const chars = (messages: typeof conversation) =>
+        messages.reduce((sum, message) => sum + message.content.length, 0);
+      const kept = conversation.slice(-2);
+      if (kept.length === conversation.length) {
+        say(chatText.compactNothing(conversation.length / 2, chars(conversation)));
+        return;
+      }
+      context.conversations.set(state.session, kept);
+      say(
+        chatText.compacted(
+          (conversation.length - kept.length) / 2,
+          chars(conversation),
+          chars(kept),
+        ),
+      );
       return;
+    }
     case '/approvals':
       await decidePending(context);
       return;

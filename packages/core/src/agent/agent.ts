@@ -12,6 +12,7 @@ import { type RunState, runStateSchema } from '../loop/run-state.js';
 import { type RunMode, type RunResult, runModes } from '../loop/run-types.js';
 import type { RunSetup } from '../loop/start-run.js';
 import { startRun } from '../loop/start-run.js';
+import type { Message } from '../messages.js';
 import type { RunEvent, RunEventListener } from '../observe/run-events.js';
 import type { LLMProvider } from '../provider.js';
 import { cliSession } from '../session/resolve-session.js';
@@ -20,6 +21,7 @@ import type { SessionRef } from '../session/session-ref.js';
 import type { StateStore } from '../store/state-store.js';
 import { RunEventStream } from './event-stream.js';
 import { assertPromptSize } from './prompt-limit.js';
+import { readRunHistory } from './run-history.js';
 import { linkSignals } from './run-signal.js';
 import { agentText } from './strings.js';
 
@@ -51,6 +53,13 @@ export interface AgentRunOptions {
    * approval requests, which are then decided only from the same origin. Opaque to the agent.
    */
   origin?: string;
+  /**
+   * Earlier turns of a conversation your front end keeps (an interactive chat), oldest first:
+   * `user` and `assistant` text messages, placed before the prompt so the model reads them as the
+   * conversation so far. Only their role and text are used. Omitted: none (the session's memory,
+   * if any, is still read).
+   */
+  history?: ReadonlyArray<Pick<Message, 'role' | 'content'>>;
 }
 
 /**
@@ -171,6 +180,7 @@ export class Agent {
     if (!Number.isInteger(maxSteps) || maxSteps < 1) {
       throw new ConfigurationError(agentText.badPositiveInteger('maxSteps', maxSteps));
     }
+    const history = options.history === undefined ? [] : readRunHistory(options.history);
     await assertDirectory(workdir);
     const runId = newRunId();
     // Without a session the run is on its own: nothing recorded in the store, nothing remembered.
@@ -190,6 +200,7 @@ export class Agent {
         caller: 'main_loop',
         ...(options.requestedBy === undefined ? {} : { requestedBy: options.requestedBy }),
         ...(options.origin === undefined ? {} : { origin: options.origin }),
+        ...(history.length === 0 ? {} : { history }),
       }),
     );
   }

@@ -4,6 +4,7 @@ import type { CompactionOptions } from '../context/compactor.js';
 import type { ContextBuilder } from '../context/context-builder.js';
 import type { ProjectContext } from '../context/project-context.js';
 import { errorMessage } from '../errors.js';
+import type { Message } from '../messages.js';
 import type { Logger } from '../observe/logger.js';
 import type { PriceTable } from '../observe/price-table.js';
 import type { RunCaller, RunEventListener } from '../observe/run-events.js';
@@ -70,6 +71,8 @@ export interface RunRequest {
   requestedBy?: string;
   /** Where the run was asked for, as the front end names it (recorded with an approval request). */
   origin?: string;
+  /** Earlier turns of the conversation, checked: placed just before the prompt. */
+  history?: readonly Message[];
 }
 
 /**
@@ -90,7 +93,7 @@ export function startRun(setup: RunSetup, request: RunRequest): Promise<RunResul
     model: setup.provider.model ?? null,
   });
   return runFrame(setup, state, request, async (frame) => {
-    const opened = await openRun(state, frame.strategy, frame.memory, setup);
+    const opened = await openRun(state, frame.strategy, frame.memory, setup, request.history);
     return opened ?? runLoop(state, frame.loop);
   });
 }
@@ -106,6 +109,7 @@ async function openRun(
   strategy: ModeStrategy,
   memory: RunMemory,
   setup: RunSetup,
+  history: readonly Message[] = [],
 ): Promise<Stop | undefined> {
   const { logger } = setup;
   const memories = await memory.readRecent(RECENT_MEMORY_LINES).catch((error: unknown) => {
@@ -123,7 +127,9 @@ async function openRun(
   });
   for (const warning of context.warnings) logger.warn(warning);
   if (context.selectedSkill) logger.info(`skill selected name=${context.selectedSkill.name}`);
-  state.messages.push(...context.messages, ...opening.messages);
+  // The context ends with the prompt; the conversation so far goes just before it.
+  const prompt = context.messages.slice(-1);
+  state.messages.push(...context.messages.slice(0, -1), ...history, ...prompt, ...opening.messages);
   state.tools = narrowToSkill(setup.tools, context.allowedTools);
   return undefined;
 }

@@ -7,6 +7,7 @@ import {
 } from '@tiny-claw/approval';
 import {
   type Agent,
+  type AgentRunOptions,
   ApprovalError,
   type ApprovalRecord,
   type ApprovalStatus,
@@ -57,6 +58,8 @@ export interface RunRequest {
   requestedBy?: string;
   /** Where the run was asked for (a chat's id): its approval requests are decided only from there. */
   origin?: string;
+  /** Earlier turns of a conversation the front end keeps (see `AgentRunOptions.history`). */
+  history?: AgentRunOptions['history'];
 }
 
 /**
@@ -176,6 +179,7 @@ export class Application {
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
       ...(request.origin === undefined ? {} : { origin: request.origin }),
+      ...(request.history === undefined ? {} : { history: request.history }),
     });
   }
 
