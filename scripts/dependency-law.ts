@@ -18,6 +18,7 @@ export const SDK_OWNERS: Readonly<Record<string, readonly string[]>> = {
   '@larksuiteoapi/node-sdk': ['@tiny-claw/server'],
   hono: ['@tiny-claw/server'],
   '@hono/node-server': ['@tiny-claw/server'],
+  '@modelcontextprotocol/sdk': ['@tiny-claw/mcp'],
 };
 
 /** What core's own (non-test) source may import besides relative paths and `node:` built-ins. */
