@@ -71,6 +71,11 @@ describe('the mcpServers of a configuration file', () => {
       { mcpServers: { 'a.b': { command: 'x' } } },
       /server "a\.b": a server name may use only/,
     ],
+    [
+      'a name with "__"',
+      { mcpServers: { a__b: { command: 'x' } } },
+      /server "a__b": a server name may use only/,
+    ],
   ])('%s is an error naming the file, the server and the field', (_name, json, message) => {
     expect(() => parseMcpConfig(json, FILE)).toThrow(message);
   });

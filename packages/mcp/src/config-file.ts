@@ -33,9 +33,9 @@ export function parseMcpConfig(json: unknown, file: string): Record<string, McpS
   }
   const servers: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(top.data.mcpServers ?? {})) {
-    if (!SERVER_NAME.test(name)) {
+    if (!SERVER_NAME.test(name) || name.includes('__')) {
       throw new ConfigurationError(
-        `${file}: server "${name}": a server name may use only letters, digits, "_" and "-" (at most 64); rename it.`,
+        `${file}: server "${name}": a server name may use only letters, digits, "_" and "-" (at most 64, no "__", which separates it from the tool's name); rename it.`,
       );
     }
     const isHttp = typeof entry === 'object' && entry !== null && 'url' in entry;

@@ -18,6 +18,7 @@ import {
 import { sandboxStatus } from '@tiny-claw/tools';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
 import type { SandboxSetting, Settings } from '../settings/settings-schema.js';
+import type { McpReport } from './runtime-mcp.js';
 import { describeShellCommand } from './shell-command-view.js';
 import { runtimeSandbox } from './tool-factory.js';
 import { toolRefusal } from './tool-refusal.js';
@@ -97,6 +98,11 @@ export interface HealthReport {
    * why, e.g. `bubblewrap 0.8.0 works here (/usr/bin/bwrap)` or `bwrap not found on PATH (…)`.
    */
   sandbox: { mode: SandboxSetting; active: 'bwrap' | 'off'; reason: string };
+  /**
+   * The configured MCP servers (never a secret), and a project's servers left unstarted because
+   * its folder is not trusted.
+   */
+  mcp: McpReport;
   stateDir: string;
   workdir: string;
   settings: SettingRow[];
@@ -118,6 +124,8 @@ export class Application {
   readonly agent: Agent;
   /** Who decides on risky calls in this application. */
   readonly approvalProvider: 'off' | 'cli' | 'feishu';
+  /** The configured MCP servers, as `health` and `tiny-claw mcp list` show them. */
+  readonly mcp: McpReport;
   readonly #close: () => Promise<void>;
 
   constructor(parts: {
@@ -125,8 +133,10 @@ export class Application {
     providerReason: string;
     agent: Agent;
     approvalProvider?: 'off' | 'cli' | 'feishu';
+    mcp?: McpReport;
     close?: () => Promise<void>;
   }) {
+    this.mcp = parts.mcp ?? { servers: [] };
     this.settings = parts.settings;
     this.providerReason = parts.providerReason;
     this.agent = parts.agent;
@@ -271,6 +281,7 @@ export class Application {
       tools: [...this.agent.tools],
       approvals: this.approvalProvider,
       sandbox: { mode: this.settings.sandbox, active: sandbox.active, reason: sandbox.reason },
+      mcp: this.mcp,
       stateDir: this.settings.stateDir,
       workdir: this.settings.workdir,
       settings: describeSettings(this.settings),

@@ -10,6 +10,7 @@ import {
 } from './approval-factory.js';
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
+import { createRuntimeMcp } from './runtime-mcp.js';
 import { runtimePolicy } from './runtime-policy.js';
 import { loadRuntimeRules } from './runtime-rules.js';
 import { createStderrLogger } from './stderr-logger.js';
@@ -32,7 +33,7 @@ export interface ApplicationOverrides {
 /**
  * Assemble the application from validated settings with the same `createAgent` an embedder uses:
  * the provider (its vendor prices extended by `TINY_CLAW_PRICES`), the enabled workspace tools
- * under the allow/deny policy, the workdir's `AGENTS.md` and skills (`workspaceContext()`), the
+ * and the tools of the configured MCP servers under the allow/deny policy, the workdir's `AGENTS.md` and skills (`workspaceContext()`), the
  * file store under the state dir (`createFileStore` from `@tiny-claw/workspace`), the tracer. Throws
  * `ConfigurationError` for anything the user must fix.
  *
@@ -48,7 +49,7 @@ export async function createApplication(
     overrides.logger ?? createStderrLogger(settings.logLevel, { format: settings.logFormat });
   // The tools are bound to the workdir, so it must exist before they are built.
   await assertWorkdir(settings.workdir);
-  const tools = createRuntimeTools(settings);
+  const builtIn = createRuntimeTools(settings);
   const prices = settings.pricesPath ? await loadPriceFile(settings.pricesPath) : undefined;
   let provider: LLMProvider;
   let providerReason: string;
@@ -63,6 +64,15 @@ export async function createApplication(
     providerReason = choice.reason;
   }
   const tracing = await createRuntimeTracing(settings, logger);
+  // Configured MCP servers start here (a trusted project's too) and stop with the application.
+  let mcp: Awaited<ReturnType<typeof createRuntimeMcp>>;
+  try {
+    mcp = await createRuntimeMcp(settings, logger);
+  } catch (error) {
+    await tracing.close();
+    throw error;
+  }
+  const tools = [...builtIn, ...mcp.tools];
   const front = overrides.front ?? 'cli';
   // A bad rules file is a configuration error at start, not at the first judged call.
   await loadRuntimeRules(settings, settings.workdir);
@@ -92,7 +102,9 @@ export async function createApplication(
     providerReason,
     agent,
     approvalProvider: effectiveApprovalProvider(settings, front),
+    mcp: mcp.report,
     close: async () => {
+      await mcp.close();
       await tracing.close();
       await store.close();
     },

@@ -12,6 +12,7 @@ import type { Logger } from '@tiny-claw/core';
 import { sandboxStatus } from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 import { isTrustedFolder } from '../settings/trusted-folders.js';
+import { isMcpToolName } from './mcp-names.js';
 import { runtimeSandbox } from './tool-factory.js';
 
 /**
@@ -67,7 +68,8 @@ export interface RuntimePolicy {
 
 /**
  * The application's risk policy with the kept rules: it judges the calls of
- * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` in the call's workdir, with the state dir and tiny-claw's own
+ * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` and of every MCP server's tool (`mcp__…`, which always needs
+ * approval) in the call's workdir, with the state dir and tiny-claw's own
  * settings files (the rules files among them) as protected paths, knows the bash sandbox in force
  * (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool resolves it, once), and applies the
  * rules of the workdir, read once per workdir. A project's `allow` rules, which are ignored, are
@@ -101,7 +103,10 @@ export function createRuntimePolicy(settings: Settings, logger?: Logger): Runtim
       return judgeCallWithRules(
         call,
         {
-          requiredTools: settings.approvalRequiredTools,
+          // An MCP server's tool can do anything its server can: it always needs approval.
+          requiredTools: isMcpToolName(call.name)
+            ? [...settings.approvalRequiredTools, call.name]
+            : settings.approvalRequiredTools,
           workdir,
           protectedPaths: [settings.stateDir, ...settings.settingsPaths],
           sandbox,
