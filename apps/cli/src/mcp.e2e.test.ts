@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the configuration format under test.
 import { spawn } from 'node:child_process';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -25,6 +25,8 @@ const EVERYTHING = fileURLToPath(
 );
 
 let llm: FakeLlmServer;
+/** Whether bubblewrap works on this machine (what `TINY_CLAW_SANDBOX=auto` resolves to). */
+let bwrap = false;
 let ws: TempWorkspace;
 let home: TempWorkspace;
 /** Digits unique to the test, on every server's command line, to find its processes. */
@@ -32,6 +34,15 @@ let marker: string;
 
 beforeAll(async () => {
   llm = await startFakeLlmServer();
+  const probe = await createTempWorkspace({});
+  const health = await runCli({
+    bin,
+    args: ['health', '--json'],
+    cwd: probe.dir,
+    env: { TINY_CLAW_STATE_DIR: probe.path('state'), TINY_CLAW_WORKDIR: probe.dir },
+  });
+  bwrap = (JSON.parse(health.stdout) as { sandbox: { active: string } }).sandbox.active === 'bwrap';
+  await probe.cleanup();
 });
 afterAll(() => llm.close());
 beforeEach(async () => {
@@ -88,22 +99,32 @@ function offered(index: number): string[] {
 }
 
 describe('MCP tools in a run', () => {
-  it('the model’s call to mcp__everything__echo returns the echoed text to the model', async () => {
-    await userMcp({ everything: everything() });
-    llm.enqueue(
-      {
-        kind: 'turn',
-        toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'hello mcp' } }],
-      },
-      { kind: 'turn', text: 'done' },
-    );
-    const before = llm.requests.length;
-    const result = await cli(['run', 'echo it', '--json'], { TINY_CLAW_APPROVAL_PROVIDER: 'off' });
-    expect(result.code, result.stderr).toBe(0);
-    expect(offered(before)).toContain('mcp__everything__echo');
-    expect(toolResults(llm.requests[before + 1] as never).join('\n')).toContain('Echo: hello mcp');
-    expect(await processesWith(marker)).toEqual([]);
-  });
+  it.for(['off', 'bwrap'])(
+    'with TINY_CLAW_SANDBOX=%s the model’s call to mcp__everything__echo returns the echoed text to the model',
+    async (sandbox, context) => {
+      if (sandbox === 'bwrap' && !bwrap) context.skip();
+      await userMcp({ everything: everything() });
+      llm.enqueue(
+        {
+          kind: 'turn',
+          toolCalls: [{ name: 'mcp__everything__echo', arguments: { message: 'hello mcp' } }],
+        },
+        { kind: 'turn', text: 'done' },
+      );
+      const before = llm.requests.length;
+      const result = await cli(['run', 'echo it', '--json'], {
+        TINY_CLAW_APPROVAL_PROVIDER: 'off',
+        TINY_CLAW_SANDBOX: sandbox,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(offered(before)).toContain('mcp__everything__echo');
+      expect(toolResults(llm.requests[before + 1] as never).join('\n')).toContain(
+        'Echo: hello mcp',
+      );
+      // The run is over: its server is gone.
+      expect(await survivingProcesses(marker)).toEqual([]);
+    },
+  );
 
   it('an MCP tool call pauses for approval by default', async () => {
     await userMcp({ everything: everything() });
@@ -179,6 +200,24 @@ describe('MCP tools in a run', () => {
     await expect(access(started)).rejects.toThrow();
   });
 
+  it('a stdio server gets none of the CLI’s environment beyond the safe variables and its own env', async () => {
+    await userMcp({ everything: everything({ env: { GIVEN: 'yes' } }) });
+    llm.enqueue(
+      { kind: 'turn', toolCalls: [{ name: 'mcp__everything__get-env', arguments: {} }] },
+      { kind: 'turn', text: 'done' },
+    );
+    const before = llm.requests.length;
+    const result = await cli(['run', 'env', '--json'], {
+      TINY_CLAW_APPROVAL_PROVIDER: 'off',
+      UNRELATED_SECRET: 'do-not-pass-me',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const observation = toolResults(llm.requests[before + 1] as never).join('\n');
+    expect(observation).toContain('GIVEN');
+    expect(observation).not.toContain('sk-test-not-a-real-key-000');
+    expect(observation).not.toContain('do-not-pass-me');
+  });
+
   it('a trusted project’s servers start', async () => {
     await writeJson(ws.path('.mcp.json'), { mcpServers: { proj: everything() } });
     const trust = await cli(['trust', ws.dir]);
@@ -222,30 +261,53 @@ describe('tiny-claw mcp list and health', () => {
 });
 
 describe('server processes end with the CLI', () => {
-  it('leaves no server process after kill -9 of the CLI', async () => {
-    await userMcp({ everything: everything() });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    llm.enqueue({ kind: 'stall', until: held });
-    const before = llm.requests.length;
-    const child = spawn(process.execPath, [bin, 'run', 'go'], {
-      cwd: ws.dir,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home.dir, ...env() },
-      stdio: 'ignore',
-    });
-    const exited = new Promise((done) => child.once('close', done));
-    try {
-      // The model call has started, so the server is running.
-      await llm.received(before + 1);
-      expect(await processesWith(marker)).not.toEqual([]);
-      child.kill('SIGKILL');
-      await exited;
-      expect(await survivingProcesses(marker)).toEqual([]);
-    } finally {
-      child.kill('SIGKILL');
-      release();
-    }
-  });
+  it.for(['off', 'bwrap'])(
+    'with TINY_CLAW_SANDBOX=%s no server process is left after kill -9 of the CLI',
+    async (sandbox, context) => {
+      if (sandbox === 'bwrap' && !bwrap) context.skip();
+      await userMcp({ everything: everything() });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      llm.enqueue({ kind: 'stall', until: held });
+      const before = llm.requests.length;
+      const child = spawn(process.execPath, [bin, 'run', 'go'], {
+        cwd: ws.dir,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: home.dir,
+          ...env({ TINY_CLAW_SANDBOX: sandbox }),
+        },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((done) => child.once('close', done));
+      try {
+        // The model call has started, so the server is running.
+        await llm.received(before + 1);
+        const running = await commandLines(marker);
+        expect(running).not.toEqual([]);
+        // In the sandbox the server runs under bubblewrap, in a PID namespace of its own.
+        expect(running.some((line) => line.includes('--unshare-pid'))).toBe(sandbox === 'bwrap');
+        child.kill('SIGKILL');
+        await exited;
+        expect(await survivingProcesses(marker)).toEqual([]);
+      } finally {
+        child.kill('SIGKILL');
+        release();
+      }
+    },
+  );
 });
+
+async function commandLines(text: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const pid of await processesWith(text)) {
+    try {
+      lines.push((await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' '));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return lines;
+}

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -64,7 +65,10 @@ export async function connectServer(
       command: server.command,
       args: server.args ?? [],
       env: { ...getDefaultEnvironment(), ...launch.env, ...server.env },
-      ...((server.cwd ?? options.cwd) ? { cwd: server.cwd ?? options.cwd } : {}),
+      // A relative cwd is taken from the directory servers start in.
+      ...(server.cwd || options.cwd
+        ? { cwd: resolve(options.cwd ?? process.cwd(), server.cwd ?? '.') }
+        : {}),
       ...(launch.launcher ? { launcher: launch.launcher } : {}),
       ...(options.onStderr ? { onStderr: options.onStderr } : {}),
     });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +14,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 export interface McpLauncher {
   command: string;
   args: readonly string[];
+  /** Bytes the launcher reads from one more descriptor (bubblewrap's filter), written at start. */
+  input?: { fd: number; data: Uint8Array };
 }
 
 /** How one stdio server process is started. */
@@ -59,11 +62,17 @@ export class ProcessTransport implements Transport {
     const { launcher, command, args } = this.options;
     const file = launcher ? launcher.command : command;
     const argv = launcher ? [...launcher.args, command, ...args] : [...args];
+    const input = launcher?.input;
+    const stdio: Array<'pipe' | 'ignore'> = ['pipe', 'pipe', 'pipe'];
+    if (input) {
+      while (stdio.length < input.fd) stdio.push('ignore');
+      stdio[input.fd] = 'pipe';
+    }
     return new Promise((resolve, reject) => {
       const child = spawn(file, argv, {
         env: this.options.env,
         cwd: this.options.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio,
         // Its own process group, so closing can signal everything the server started.
         detached: true,
       });
@@ -78,6 +87,12 @@ export class ProcessTransport implements Transport {
         this.child = undefined;
         this.onclose?.();
       });
+      if (input) {
+        const pipe = child.stdio[input.fd] as Writable | null;
+        // A launcher that dies before reading closes the pipe; the exit is what gets reported.
+        pipe?.on('error', () => {});
+        pipe?.end(Buffer.from(input.data));
+      }
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
         this.buffer.append(chunk);

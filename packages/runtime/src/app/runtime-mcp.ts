@@ -1,7 +1,10 @@
+import { resolve } from 'node:path';
 import type { Logger, Tool } from '@tiny-claw/core';
 import type { McpLaunch, McpToolList } from '@tiny-claw/mcp';
+import { sandboxedLaunch } from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 import { readMcpConfig } from './mcp-config.js';
+import { runtimeSandbox } from './tool-factory.js';
 
 /**
  * One MCP server as `health` and `tiny-claw mcp list` show it: never a secret (no `env` or
@@ -59,7 +62,7 @@ export const mcpNotices = {
  * and list their tools. A server that fails to start is reported (and logged once), never fatal;
  * a project's servers in an untrusted folder start nothing and get one notice naming them and how
  * to trust the folder. stdio servers start in the workdir, through `launch` when given (the
- * sandbox). Loads the MCP client only when a server is configured.
+ * sandbox `bash` gets, by default). Loads the MCP client only when a server is configured.
  *
  * @throws ConfigurationError when a configuration file that counts is invalid, or two tools would
  * get one name.
@@ -83,7 +86,7 @@ export async function createRuntimeMcp(
   const list: McpToolList = await mcpTools({
     servers: Object.fromEntries(read.servers.map((entry) => [entry.name, entry.config])),
     cwd: settings.workdir,
-    ...(options.launch ? { launch: options.launch } : {}),
+    launch: options.launch ?? sandboxedServers(settings),
     onStderr: (server, text) => logger.debug(`MCP server ${server}: ${text.trimEnd()}`),
   });
   const servers = read.servers.map((entry): McpServerReport => {
@@ -100,4 +103,24 @@ export async function createRuntimeMcp(
     };
   });
   return { tools: [...list], report: { servers, ...untrusted }, close: () => list.close() };
+}
+
+/**
+ * Start each stdio server in the sandbox `bash` commands get (`TINY_CLAW_SANDBOX`, the same hidden
+ * paths, the state dir and the user's config folder hidden, the workdir writable, killed with its
+ * parent), with the network as the server's `network` says (default on: most servers exist to
+ * reach something). Without bubblewrap it still dies with its parent where `setpriv` exists.
+ */
+function sandboxedServers(settings: Settings): McpLaunch {
+  return async (_name, server) => {
+    const launch = await sandboxedLaunch({
+      sandbox: { ...runtimeSandbox(settings), network: server.network ?? true },
+      workdir: settings.workdir,
+      ...(server.cwd ? { cwd: resolve(settings.workdir, server.cwd) } : {}),
+      protectedPaths: [settings.stateDir, settings.configDir],
+      // Only HOME: which credential folders to hide follows from it; the server gets no more.
+      env: process.env.HOME ? { HOME: process.env.HOME } : {},
+    });
+    return { ...(launch.launcher ? { launcher: launch.launcher } : {}), env: launch.env };
+  };
 }
