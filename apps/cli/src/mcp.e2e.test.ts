@@ -121,6 +121,11 @@ describe('MCP tools in a run', () => {
       expect(toolResults(llm.requests[before + 1] as never).join('\n')).toContain(
         'Echo: hello mcp',
       );
+      // The trace's tool.call span names the server that answered.
+      const trace = JSON.parse(await readFile(JSON.parse(result.stdout).tracePath, 'utf8'));
+      expect(toolCallSpans(trace.root)).toEqual([
+        expect.objectContaining({ tool_name: 'mcp__everything__echo', tool_server: 'everything' }),
+      ]);
       // The run is over: its server is gone.
       expect(await survivingProcesses(marker)).toEqual([]);
     },
@@ -310,4 +315,15 @@ async function commandLines(text: string): Promise<string[]> {
     }
   }
   return lines;
+}
+
+interface Span {
+  kind: string;
+  attributes: Record<string, unknown>;
+  children: Span[];
+}
+
+function toolCallSpans(span: Span): Record<string, unknown>[] {
+  const own = span.kind === 'tool.call' ? [span.attributes] : [];
+  return [...own, ...span.children.flatMap(toolCallSpans)];
 }

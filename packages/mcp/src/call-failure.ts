@@ -22,14 +22,14 @@ export function failureOutput(
     closed: boolean;
   },
 ): ToolOutput {
-  const metadata = { mcp_server: call.server };
+  const origin = { server: call.server };
   const where = `MCP server "${call.server}", tool "${call.tool}"`;
   if (call.signal.aborted) {
     return {
       content: `${where}: the call was cancelled with the run.`,
       isError: true,
       failure: { kind: 'cancelled', code: 'cancelled' },
-      metadata,
+      ...origin,
     };
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -41,7 +41,7 @@ export function failureOutput(
         code: 'mcp_timeout',
         advice: 'The server is slow or stuck: ask for less, or go on without this tool.',
       },
-      metadata,
+      ...origin,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -54,7 +54,7 @@ export function failureOutput(
         code: 'server_unavailable',
         advice: `The server "${call.server}" is not running any more: do not call its tools again in this run.`,
       },
-      metadata,
+      ...origin,
     };
   }
   if (error instanceof McpError) {
@@ -65,13 +65,13 @@ export function failureOutput(
       failure: invalid
         ? { kind: 'invalid_arguments', code: 'server_rejected_arguments' }
         : { kind: 'execution_error', code: 'server_error' },
-      metadata,
+      ...origin,
     };
   }
   return {
     content: `${where}: the answer could not be used (${message}).`,
     isError: true,
     failure: { kind: 'execution_error', code: 'invalid_response' },
-    metadata,
+    ...origin,
   };
 }

@@ -48,7 +48,7 @@ describe('a tool answer becomes an observation', () => {
     expect(toToolOutput(result, 's')).toEqual({
       content,
       isError: false,
-      metadata: { mcp_server: 's' },
+      server: 's',
     });
   });
 

@@ -54,7 +54,7 @@ function describeBlock(block: Block): string {
  *
  * @example
  * toToolOutput({ content: [{ type: 'text', text: 'Echo: hi' }] }, 'everything');
- * // { content: 'Echo: hi', isError: false, metadata: { mcp_server: 'everything' } }
+ * // { content: 'Echo: hi', isError: false, server: 'everything' }
  */
 export function toToolOutput(result: CallResult, server: string): ToolOutput {
   const blocks = (result.content ?? []) as Block[];
@@ -72,7 +72,7 @@ export function toToolOutput(result: CallResult, server: string): ToolOutput {
     const note = `\n[cut: the result was ${content.length} characters; the first ${MAX_RESULT_CHARS} are shown]`;
     content = `${content.slice(0, MAX_RESULT_CHARS)}${note}`;
   }
-  const metadata = { mcp_server: server };
+  const origin = { server };
   if (result.isError) {
     return {
       content,
@@ -82,8 +82,8 @@ export function toToolOutput(result: CallResult, server: string): ToolOutput {
         code: 'mcp_tool_error',
         advice: 'The tool reported an error: read its message, and change the arguments or stop.',
       },
-      metadata,
+      ...origin,
     };
   }
-  return { content, isError: false, metadata };
+  return { content, isError: false, ...origin };
 }
