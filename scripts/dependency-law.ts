@@ -19,6 +19,7 @@ export const SDK_OWNERS: Readonly<Record<string, readonly string[]>> = {
   hono: ['@tiny-claw/server'],
   '@hono/node-server': ['@tiny-claw/server'],
   pg: ['@tiny-claw/store-postgres'],
+  '@modelcontextprotocol/sdk': ['@tiny-claw/mcp'],
 };
 
 /** What core's own (non-test) source may import besides relative paths and `node:` built-ins. */

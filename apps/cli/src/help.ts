@@ -12,6 +12,7 @@ Usage:
   tiny-claw trace list [--session NAME] [--json] | show <id|last> [--session NAME] [--json]
                  | view <id|last> [--session NAME] [--out FILE]
   tiny-claw health [--json]
+  tiny-claw mcp list [--json] [--workdir DIR]
   tiny-claw trust [DIR] | untrust [DIR]
   tiny-claw policy check [--json] [--workdir DIR] [--tool NAME [--path P]] [-- COMMAND]
                  | rules [--json] [--workdir DIR]
@@ -32,6 +33,7 @@ Commands:
   approvals  List, show, approve or reject the tool calls that paused a run.
   trace      List recorded run traces, show one as a tree, or write one as a self-contained HTML page.
   health     Show the provider it picked and why, the tools, the directories and the effective settings.
+  mcp        List the configured MCP servers, whether they started, and their tools.
   trust      Let tiny-claw read the .env of a folder (default: this one); untrust takes that back.
   policy     Judge a tool call as 'run' would, without running it; list the kept permission rules.
   state      Create or update the tables of the PostgreSQL state store (TINY_CLAW_STATE_URL).
@@ -168,6 +170,25 @@ calls the model.
 Options:
   --json       print the report as JSON
   -h, --help   show this help
+`;
+
+export const mcpHelp = `Usage: tiny-claw mcp list [--json] [--workdir DIR]
+
+Start the configured MCP servers as 'run' would, and list each one: its transport (stdio or http),
+where it is configured, whether it started (or why not) and its tools, named
+mcp__<server>__<tool>. Never calls the model; env and header values are never shown.
+
+Servers come from "mcpServers" in ~/.config/tiny-claw/mcp.json (or $XDG_CONFIG_HOME/tiny-claw/mcp.json)
+and, only in a folder you trusted with 'tiny-claw trust', from the project's .mcp.json:
+  { "mcpServers": { "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"] },
+                    "web": { "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${MCP_TOKEN}" } } } }
+\${VAR} in env and headers is read from the environment. Every MCP tool needs approval; deny a
+server's tools with TINY_CLAW_TOOL_DENYLIST=mcp__<server>__* (or one tool by its name).
+
+Options:
+  --json          print the servers as JSON
+  --workdir DIR   the project whose .mcp.json counts (default: the current directory)
+  -h, --help      show this help
 `;
 
 export const policyHelp = `Usage: tiny-claw policy check [--json] [--workdir DIR] [--tool NAME [--path P]] [-- COMMAND]

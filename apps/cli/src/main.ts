@@ -71,6 +71,10 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
       const { trustCommand } = await import('./commands/trust.js');
       return await trustCommand(command, rest, out);
     }
+    if (command === 'mcp') {
+      const { mcpCommand } = await import('./commands/mcp.js');
+      return await mcpCommand(rest, out);
+    }
     if (command === 'policy') {
       const { policyCommand } = await import('./commands/policy.js');
       return await policyCommand(rest, out);
@@ -81,7 +85,7 @@ export async function main(argv: string[], out: Output = processOutput()): Promi
     }
     if (serverCommands.includes(command)) throw new UsageError(serverPointer(command));
     throw new UsageError(
-      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, trust, untrust, policy, state, chat or sessions`,
+      `unknown command ${JSON.stringify(command)}: expected run, plan, approvals, trace, health, mcp, trust, untrust, policy, state, chat or sessions`,
     );
   } catch (error) {
     return reportError(error, out);

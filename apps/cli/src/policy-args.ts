@@ -32,7 +32,7 @@ export type PolicyArgs = PolicyCheckArgs | PolicyRulesArgs | PolicyHelpArgs;
 
 const checkSchema = z
   .object({
-    tool: z.string().regex(/^[a-z][a-z0-9_-]*$/, {
+    tool: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, {
       error: (issue) =>
         `--tool ${JSON.stringify(issue.input)} is not a tool name (e.g. bash, write, edit)`,
     }),

@@ -109,6 +109,11 @@ export interface ToolOutput {
    */
   footerChars?: number;
   metadata?: ToolMetadata;
+  /**
+   * The remote server that answered the call (an MCP server's name), for traces and logs; unset
+   * for a tool that runs in this process.
+   */
+  server?: string;
 }
 
 /**

@@ -22,6 +22,7 @@ export {
 } from './app/application.js';
 export { effectiveApprovalProvider, type FrontEnd } from './app/approval-factory.js';
 export { type ApplicationOverrides, createApplication } from './app/create-application.js';
+export type { McpReport, McpServerReport } from './app/runtime-mcp.js';
 export {
   createRuntimePolicy,
   loadRuntimeRules,

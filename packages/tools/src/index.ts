@@ -31,6 +31,7 @@ export {
   type SandboxStatus,
 } from './sandbox/sandbox-options.js';
 export { sandboxStatus } from './sandbox/sandbox-status.js';
+export { type SandboxedLaunch, sandboxedLaunch } from './sandbox/sandboxed-launch.js';
 export {
   WORKSPACE_TOOL_NAMES,
   type WorkspaceToolName,

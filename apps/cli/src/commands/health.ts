@@ -1,10 +1,20 @@
-import type { StateHealth } from '@tiny-claw/runtime';
+import type { HealthReport, StateHealth } from '@tiny-claw/runtime';
 import type { HealthArgs } from '../args.js';
 import { ExitCode } from '../exit-codes.js';
 import { healthHelp } from '../help.js';
 import { loadApplication, workdirRefusal } from '../load-app.js';
 import { describeWarning } from '../load-settings.js';
 import type { Output } from '../output.js';
+
+function describeMcpCounts(mcp: HealthReport['mcp']): string {
+  const connected = mcp.servers.filter((server) => server.status === 'connected');
+  const tools = connected.reduce((sum, server) => sum + server.tools.length, 0);
+  const failed = mcp.servers.length - connected.length;
+  const parts = [`${connected.length} connected (${tools} tools)`];
+  if (failed > 0) parts.push(`${failed} failed`);
+  if (mcp.untrusted) parts.push(`${mcp.untrusted.names.length} not started (folder not trusted)`);
+  return parts.join(', ');
+}
 
 /**
  * `tiny-claw health`: the provider picked and why, tools, the bash sandbox in force and why,
@@ -17,6 +27,8 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     return ExitCode.ok;
   }
   const app = await loadApplication({ refuseRootWorkdir: false });
+  // The MCP servers were started to count their tools; they stop before the report is printed.
+  await app.close();
   const refusal = await workdirRefusal(app.settings);
   const workdirCheck = refusal === undefined ? { refused: false } : { refused: true, refusal };
   const report = {
@@ -40,6 +52,7 @@ export async function healthCommand(args: HealthArgs, out: Output): Promise<numb
     `sandbox=${report.sandbox.active}`,
     `sandbox_mode=${report.sandbox.mode}`,
     `sandbox_reason=${report.sandbox.reason}`,
+    `mcp_servers=${describeMcpCounts(report.mcp)}`,
     `state_dir=${report.stateDir}`,
     ...stateLines(report.state),
     `workdir=${report.workdir}`,

@@ -33,39 +33,44 @@ export async function planCommand(argv: string[], out: Output): Promise<number> 
   }
   if (args.session !== undefined) checkSessionName(args.session);
   const app = await loadApplication({ workdir: args.workdir });
-  const { session, store } = await app.plans(args.session);
-  const name = JSON.stringify(session.displayName);
-  if (args.action === 'reset') {
-    const removed = await store.reset();
+  // The app may have started MCP servers; they stop when the command is done.
+  try {
+    const { session, store } = await app.plans(args.session);
+    const name = JSON.stringify(session.displayName);
+    if (args.action === 'reset') {
+      const removed = await store.reset();
+      if (args.json) {
+        out.stdout(`${printableJson({ session: session.key, dir: store.dir, removed })}\n`);
+      } else if (removed.length === 0) {
+        out.stdout(planMessages.nothingRemoved(name, store.dir));
+      } else {
+        out.stdout(planMessages.removed(name, removed));
+      }
+      return ExitCode.ok;
+    }
+    const snapshot = await store.read();
     if (args.json) {
-      out.stdout(`${printableJson({ session: session.key, dir: store.dir, removed })}\n`);
-    } else if (removed.length === 0) {
-      out.stdout(planMessages.nothingRemoved(name, store.dir));
+      const report = {
+        session: session.key,
+        dir: store.dir,
+        exists: snapshot !== undefined,
+        plan: snapshot?.plan ?? null,
+        todo: snapshot?.todo ?? null,
+        items: (snapshot?.items ?? []).map(({ id, text, done }) => ({ id, text, done })),
+        next: snapshot?.next ? { id: snapshot.next.id, text: snapshot.next.text } : null,
+      };
+      out.stdout(`${printableJson(report)}\n`);
+    } else if (!snapshot) {
+      out.stdout(planMessages.noPlan(name, store.dir, sessionFlag(args)));
     } else {
-      out.stdout(planMessages.removed(name, removed));
+      // The plan is the model's text: made safe on a terminal, byte for byte into a pipe.
+      const plan = renderPlan(snapshot);
+      out.stdout(`${out.interactive ? printable(plan, { multiline: true }) : plan}\n`);
     }
     return ExitCode.ok;
+  } finally {
+    await app.close();
   }
-  const snapshot = await store.read();
-  if (args.json) {
-    const report = {
-      session: session.key,
-      dir: store.dir,
-      exists: snapshot !== undefined,
-      plan: snapshot?.plan ?? null,
-      todo: snapshot?.todo ?? null,
-      items: (snapshot?.items ?? []).map(({ id, text, done }) => ({ id, text, done })),
-      next: snapshot?.next ? { id: snapshot.next.id, text: snapshot.next.text } : null,
-    };
-    out.stdout(`${printableJson(report)}\n`);
-  } else if (!snapshot) {
-    out.stdout(planMessages.noPlan(name, store.dir, sessionFlag(args)));
-  } else {
-    // The plan is the model's text: made safe on a terminal, byte for byte into a pipe.
-    const plan = renderPlan(snapshot);
-    out.stdout(`${out.interactive ? printable(plan, { multiline: true }) : plan}\n`);
-  }
-  return ExitCode.ok;
 }
 
 function sessionFlag(args: PlanArgs): string {

@@ -3,7 +3,7 @@
  * (no keys, tokens, URLs or paths) — the endpoint is public.
  *
  * @example
- * const health: ServerHealth = { status: 'ok', version: '0.1.0', provider: { name: 'echo', model: 'echo' }, approvals: 'off', feishu: { configured: false }, runs: { running: 0, waiting: 0 } };
+ * const health: ServerHealth = { status: 'ok', version: '0.1.0', provider: { name: 'echo', model: 'echo' }, approvals: 'off', feishu: { configured: false }, runs: { running: 0, waiting: 0 }, mcp: { servers: 0, connected: 0, tools: 0 } };
  */
 export interface ServerHealth {
   status: 'ok' | 'draining';
@@ -23,4 +23,9 @@ export interface ServerHealth {
       };
   /** Chats with a run (or decision) in progress, and work waiting behind them. */
   runs: { running: number; waiting: number };
+  /**
+   * The configured MCP servers, by count only (their names, commands and URLs stay private):
+   * how many are configured, how many started, and how many tools they give.
+   */
+  mcp: { servers: number; connected: number; tools: number };
 }

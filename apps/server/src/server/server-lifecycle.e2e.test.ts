@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { ConfigurationError } from '@tiny-claw/core';
 import { createTempWorkspace, feishuMessageEvent, type TempWorkspace } from '@tiny-claw/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,6 +43,29 @@ async function settingsFor(env: Record<string, string>) {
 }
 
 describe('starting', () => {
+  it('starts the configured MCP servers, and /health gives their counts, never their names', async () => {
+    const { settings } = await settingsFor({});
+    const config = ws?.path('cfg/tiny-claw/mcp.json') as string;
+    await mkdir(dirname(config), { recursive: true });
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: { private_name: { command: ws?.path('no-such-server') } } }),
+    );
+    const logger = memoryLogger();
+    const server = await startServer({
+      settings: { ...settings, configDir: dirname(config) },
+      options,
+      logger,
+    });
+    try {
+      const health = await (await fetch(`${server.url}/health`)).text();
+      expect(JSON.parse(health).mcp).toEqual({ servers: 1, connected: 0, tools: 0 });
+      expect(health).not.toContain('private_name');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('starts without a model key or Feishu, and the event endpoint says what to set', async () => {
     const { settings } = await settingsFor({});
     const server = await startServer({ settings, options, logger: memoryLogger() });

@@ -143,6 +143,12 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     model: app.provider.model ?? settings.model ?? app.provider.name,
   };
   const version = serverVersion();
+  const connected = app.mcp.servers.filter((server) => server.status === 'connected');
+  const mcpCounts = {
+    servers: app.mcp.servers.length,
+    connected: connected.length,
+    tools: connected.reduce((sum, server) => sum + server.tools.length, 0),
+  };
   const health = (): ServerHealth => ({
     status: draining ? 'draining' : 'ok',
     version,
@@ -150,6 +156,7 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     approvals: app.approvalProvider,
     feishu: feishuHealth(settings, feishuOptions, options.eventPath, credentials.kind === 'ok'),
     runs: { running: feishu?.chat.running ?? 0, waiting: feishu?.chat.waiting ?? 0 },
+    mcp: mcpCounts,
   });
   const events = (): EventEndpoint => {
     if (draining) {

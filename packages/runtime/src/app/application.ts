@@ -24,6 +24,7 @@ import {
 import { sandboxStatus } from '@tiny-claw/tools';
 import { describeSettings, type SettingRow } from '../settings/describe-settings.js';
 import type { SandboxSetting, Settings } from '../settings/settings-schema.js';
+import type { McpReport } from './runtime-mcp.js';
 import { createRuntimePolicy, type RememberScope, type RuntimePolicy } from './runtime-rules.js';
 import { describeShellCommand } from './shell-command-view.js';
 import {
@@ -112,6 +113,11 @@ export interface HealthReport {
    * why, e.g. `bubblewrap 0.8.0 works here (/usr/bin/bwrap)` or `bwrap not found on PATH (…)`.
    */
   sandbox: { mode: SandboxSetting; active: 'bwrap' | 'off'; reason: string };
+  /**
+   * The configured MCP servers (never a secret), and a project's servers left unstarted because
+   * its folder is not trusted.
+   */
+  mcp: McpReport;
   stateDir: string;
   /**
    * Where state is kept: `files` under the state dir, or `postgres` at `TINY_CLAW_STATE_URL`
@@ -143,6 +149,8 @@ export class Application {
    * (`policy check`) and keep a person's "always" answers in it.
    */
   readonly policy: RuntimePolicy;
+  /** The configured MCP servers, as `health` and `tiny-claw mcp list` show them. */
+  readonly mcp: McpReport;
   readonly #close: () => Promise<void>;
 
   constructor(parts: {
@@ -151,8 +159,10 @@ export class Application {
     agent: Agent;
     approvalProvider?: 'off' | 'cli' | 'feishu';
     policy?: RuntimePolicy;
+    mcp?: McpReport;
     close?: () => Promise<void>;
   }) {
+    this.mcp = parts.mcp ?? { servers: [] };
     this.settings = parts.settings;
     this.providerReason = parts.providerReason;
     this.agent = parts.agent;
@@ -339,6 +349,7 @@ export class Application {
       tools: [...this.agent.tools],
       approvals: this.approvalProvider,
       sandbox: { mode: this.settings.sandbox, active: sandbox.active, reason: sandbox.reason },
+      mcp: this.mcp,
       stateDir: this.settings.stateDir,
       state: stateBackend(this.settings),
       workdir: this.settings.workdir,

@@ -10,6 +10,7 @@ import {
 } from './approval-factory.js';
 import { loadPriceFile } from './price-file.js';
 import { createProvider } from './provider-factory.js';
+import { createRuntimeMcp } from './runtime-mcp.js';
 import { runtimePolicy } from './runtime-policy.js';
 import { createRuntimePolicy } from './runtime-rules.js';
 import { createRuntimeStore } from './state-store-factory.js';
@@ -33,10 +34,10 @@ export interface ApplicationOverrides {
 /**
  * Assemble the application from validated settings with the same `createAgent` an embedder uses:
  * the provider (its vendor prices extended by `TINY_CLAW_PRICES`), the enabled workspace tools
- * under the allow/deny policy, the workdir's `AGENTS.md` and skills (`workspaceContext()`), the
- * state store — the file store under the state dir (`createFileStore` from `@tiny-claw/workspace`),
- * or the PostgreSQL store when `TINY_CLAW_STATE_URL` is set (its package imported only then) —
- * the tracer. Throws
+ * and the tools of the configured MCP servers under the allow/deny policy, the workdir's
+ * `AGENTS.md` and skills (`workspaceContext()`), the state store — the file store under the state
+ * dir (`createFileStore` from `@tiny-claw/workspace`), or the PostgreSQL store when
+ * `TINY_CLAW_STATE_URL` is set (its package imported only then) — the tracer. Throws
  * `ConfigurationError` for anything the user must fix.
  *
  * @example
@@ -51,7 +52,7 @@ export async function createApplication(
     overrides.logger ?? createStderrLogger(settings.logLevel, { format: settings.logFormat });
   // The tools are bound to the workdir, so it must exist before they are built.
   await assertWorkdir(settings.workdir);
-  const tools = createRuntimeTools(settings);
+  const builtIn = createRuntimeTools(settings);
   const prices = settings.pricesPath ? await loadPriceFile(settings.pricesPath) : undefined;
   let provider: LLMProvider;
   let providerReason: string;
@@ -65,41 +66,67 @@ export async function createApplication(
     provider = await createProvider(settings, choice, prices);
     providerReason = choice.reason;
   }
-  const tracing = await createRuntimeTracing(settings, logger);
-  const front = overrides.front ?? 'cli';
   const policy = createRuntimePolicy(settings, logger);
   // A bad rules file is a configuration error at start, not at the first judged call.
   await policy.rules(settings.workdir);
-  const store = await createRuntimeStore(settings, logger);
+  const tracing = await createRuntimeTracing(settings, logger);
+  let store: Awaited<ReturnType<typeof createRuntimeStore>>;
+  try {
+    store = await createRuntimeStore(settings, logger);
+  } catch (error) {
+    await tracing.close();
+    throw error;
+  }
+  // Configured MCP servers start last (a trusted project's too) and stop with the application.
+  let mcp: Awaited<ReturnType<typeof createRuntimeMcp>>;
+  try {
+    mcp = await createRuntimeMcp(settings, logger);
+  } catch (error) {
+    await tracing.close();
+    await store.close();
+    throw error;
+  }
+  const tools = [...builtIn, ...mcp.tools];
+  const front = overrides.front ?? 'cli';
+  const close = async () => {
+    await mcp.close();
+    await tracing.close();
+    await store.close();
+  };
   const approvals = createRuntimeApprovals(settings, front, store, logger, policy);
-  const agent = createAgent({
-    provider,
-    tools,
-    policy: runtimePolicy(settings, tools),
-    workdir: settings.workdir,
-    projectContext: workspaceContext(),
-    store,
-    tracer: tracing.tracer,
-    ...(approvals ? { approvals } : {}),
-    logger,
-    maxTokens: settings.maxTokens,
-    maxParallelTools: settings.maxParallelTools,
-    compaction: {
-      maxChars: settings.contextMaxChars,
-      retainLastMessages: settings.contextRetainLastMessages,
-    },
-    // Providers without a price table of their own (echo, scripted, injected) price from the file.
-    ...(prices ? { prices } : {}),
-  });
+  let agent: ReturnType<typeof createAgent>;
+  try {
+    agent = createAgent({
+      provider,
+      tools,
+      policy: runtimePolicy(settings, tools),
+      workdir: settings.workdir,
+      projectContext: workspaceContext(),
+      store,
+      tracer: tracing.tracer,
+      ...(approvals ? { approvals } : {}),
+      logger,
+      maxTokens: settings.maxTokens,
+      maxParallelTools: settings.maxParallelTools,
+      compaction: {
+        maxChars: settings.contextMaxChars,
+        retainLastMessages: settings.contextRetainLastMessages,
+      },
+      // Providers without a price table of their own (echo, scripted, injected) price from the file.
+      ...(prices ? { prices } : {}),
+    });
+  } catch (error) {
+    // Nothing is left running when the agent cannot be assembled (MCP servers above all).
+    await close();
+    throw error;
+  }
   return new Application({
     settings,
     providerReason,
     agent,
     approvalProvider: effectiveApprovalProvider(settings, front),
     policy,
-    close: async () => {
-      await tracing.close();
-      await store.close();
-    },
+    mcp: mcp.report,
+    close,
   });
 }

@@ -17,6 +17,7 @@ import { sandboxStatus } from '@tiny-claw/tools';
 import type { Settings } from '../settings/settings-schema.js';
 import { isTrustedFolder } from '../settings/trusted-folders.js';
 import { appendRulesFile } from './append-rules-file.js';
+import { isMcpToolName } from './mcp-names.js';
 import { runtimeSandbox } from './tool-factory.js';
 
 /**
@@ -109,7 +110,8 @@ export interface RuntimePolicy {
 
 /**
  * The application's risk policy with the kept rules: it judges the calls of
- * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` in the call's workdir, with the state dir and tiny-claw's own
+ * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` and of every MCP server's tool (`mcp__…`, which always needs
+ * approval) in the call's workdir, with the state dir and tiny-claw's own
  * settings files (the rules files among them) as protected paths, knows the bash sandbox in force
  * (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool resolves it, once), and applies the
  * rules of the workdir, read once per workdir (and again after an "always in this project"
@@ -150,10 +152,13 @@ export function createRuntimePolicy(settings: Settings, logger?: Logger): Runtim
     ];
     return answered.length === 0 ? read : { ...read, rules: [...read.rules, ...answered] };
   };
-  const options = (workdir: string) => {
+  const options = (workdir: string, tool: string) => {
     sandbox ??= sandboxStatus(runtimeSandbox(settings)).active;
     return {
-      requiredTools: settings.approvalRequiredTools,
+      // An MCP server's tool can do anything its server can: it always needs approval.
+      requiredTools: isMcpToolName(tool)
+        ? [...settings.approvalRequiredTools, tool]
+        : settings.approvalRequiredTools,
       workdir,
       protectedPaths: [settings.stateDir, ...settings.settingsPaths],
       sandbox,
@@ -162,11 +167,11 @@ export function createRuntimePolicy(settings: Settings, logger?: Logger): Runtim
   return {
     rules,
     judge: async (call, workdir, sessionKey) =>
-      judgeCallWithRules(call, options(workdir), await rules(workdir, sessionKey)),
+      judgeCallWithRules(call, options(workdir, call.name), await rules(workdir, sessionKey)),
     propose: async (call, workdir, scope, sessionKey) =>
       proposeRules(
         call,
-        options(workdir),
+        options(workdir, call.name),
         await rules(workdir, sessionKey),
         scope === 'project' ? { workdir } : {},
       ),

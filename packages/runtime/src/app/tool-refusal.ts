@@ -1,11 +1,12 @@
 import type { Settings } from '../settings/settings-schema.js';
+import { policyEntryCovers } from './mcp-names.js';
 
 /** The settings that decide which tools a process may run. */
 type ToolSettings = Pick<Settings, 'enabledTools' | 'toolAllowlist' | 'toolDenylist'>;
 
-/** Whether `list` names `tool` (the lists hold known tool names; the record's may be any). */
+/** Whether `list` names `tool` (or, for an MCP tool, its server's `mcp__<server>__*`). */
 function names(list: readonly string[], tool: string): boolean {
-  return list.includes(tool);
+  return list.some((entry) => policyEntryCovers(entry, tool));
 }
 
 const keptPending =

@@ -62,4 +62,4 @@ export {
 } from './trusted-folders.js';
 export { closestKnownName, KNOWN_VARIABLE_NAMES } from './unknown-variables.js';
 export { userConfigDir, userConfigFile } from './user-config.js';
-export { TOOL_NAMES, type ToolName } from './value-schemas.js';
+export { type McpPolicyName, TOOL_NAMES, type ToolName } from './value-schemas.js';

@@ -21,6 +21,7 @@ import {
   type PathContext,
   pathListSchema,
   pathSchema,
+  policyListSchema,
   postgresUrlSchema,
   resolveUserPath,
   textSchema,
@@ -153,14 +154,16 @@ export const SETTING_VARIABLES = {
     show: (s) => showList(s.enabledTools),
   }),
   toolAllowlist: variable('TINY_CLAW_TOOL_ALLOWLIST', {
-    description: 'If set, only these tools may run.',
-    schema: toolListSchema,
+    description:
+      'If set, only these tools may run (MCP tools as mcp__<server>__<tool> or mcp__<server>__*).',
+    schema: policyListSchema,
     fallback: () => Object.freeze([]),
     show: (s) => showList(s.toolAllowlist),
   }),
   toolDenylist: variable('TINY_CLAW_TOOL_DENYLIST', {
-    description: 'Tools that may never run.',
-    schema: toolListSchema,
+    description:
+      'Tools that may never run (MCP tools as mcp__<server>__<tool> or mcp__<server>__*).',
+    schema: policyListSchema,
     fallback: () => Object.freeze([]),
     show: (s) => showList(s.toolDenylist),
   }),

@@ -1,4 +1,4 @@
-import type { ToolName } from './value-schemas.js';
+import type { McpPolicyName, ToolName } from './value-schemas.js';
 
 /** Accepted values of `TINY_CLAW_PROVIDER`; `anthropic` is another name for `claude`. */
 export const PROVIDER_SETTINGS = [
@@ -165,9 +165,9 @@ export interface Settings {
    */
   readonly allowRootWorkdir: 'on' | 'off';
   readonly enabledTools: readonly ToolName[];
-  /** Empty means every enabled tool is allowed. */
-  readonly toolAllowlist: readonly ToolName[];
-  readonly toolDenylist: readonly ToolName[];
+  /** Empty means every enabled tool is allowed. MCP tools by name or `mcp__<server>__*`. */
+  readonly toolAllowlist: readonly (ToolName | McpPolicyName)[];
+  readonly toolDenylist: readonly (ToolName | McpPolicyName)[];
   readonly approvalProvider: ApprovalProviderSetting;
   readonly approvalRequiredTools: readonly ToolName[];
   readonly approvalTimeoutSeconds: number;

@@ -104,6 +104,51 @@ export function toolListSchema(): z.ZodType<readonly ToolName[], string> {
 }
 
 /**
+ * A name of an MCP server's tool in a policy list: `mcp__<server>__<tool>`, or
+ * `mcp__<server>__*` for every tool of that server.
+ */
+export type McpPolicyName = `mcp__${string}`;
+
+/** `mcp__<server>__<tool>` or `mcp__<server>__*`, letters, digits, `_` and `-` only. */
+const MCP_POLICY_NAME = /^mcp__[A-Za-z0-9_-]+?__(?:\*|[A-Za-z0-9_-]+)$/;
+
+/**
+ * A comma-separated allow or deny list: the names {@link toolListSchema} accepts, and MCP tools as
+ * `mcp__<server>__<tool>` or `mcp__<server>__*` (kept as written: MCP names are case-sensitive).
+ *
+ * @example
+ * policyListSchema().parse('bash, mcp__everything__*'); // → ['bash', 'mcp__everything__*']
+ */
+export function policyListSchema(): z.ZodType<readonly (ToolName | McpPolicyName)[], string> {
+  const builtIn = toolListSchema();
+  return z.string().transform((value, ctx) => {
+    const items = splitList(value);
+    const mcp = items.filter((item) => item.startsWith('mcp__'));
+    const bad = mcp.filter((item) => !MCP_POLICY_NAME.test(item));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${bad.map((item) => JSON.stringify(item)).join(', ')}: an MCP entry is mcp__<server>__<tool> or mcp__<server>__*`,
+        input: value,
+      });
+      return z.NEVER;
+    }
+    const rest = builtIn.safeParse(items.filter((item) => !item.startsWith('mcp__')).join(','));
+    if (!rest.success) {
+      for (const issue of rest.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${issue.message}, or MCP tools as mcp__<server>__<tool> / mcp__<server>__*`,
+          input: value,
+        });
+      return z.NEVER;
+    }
+    const names: (ToolName | McpPolicyName)[] = [...rest.data, ...(mcp as McpPolicyName[])];
+    return Object.freeze([...new Set(names)].sort());
+  });
+}
+
+/**
  * ` (did you mean "bash"?)` for a name at most two edits from a tool name (the closest, the first
  * in order on a tie), else nothing: a typo gets the fix, a name of something else does not get a
  * far-fetched one.

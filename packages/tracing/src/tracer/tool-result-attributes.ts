@@ -4,7 +4,8 @@ import type { SpanAttributes } from './span-types.js';
 /**
  * The attributes a finished tool call sets on its `tool.call` span, read from the event's typed
  * fields: the observation's failure (with the executor's verdict) and whether the call was
- * blocked. Trace files are a public format, so the words are the ones traces have always used.
+ * blocked, and the remote server that answered (`tool_server`, an MCP server's name). Trace files
+ * are a public format, so the words are the ones traces have always used.
  *
  * @example
  * span.setAttributes({ ...toolResultAttributes(event), latency_ms: event.latencyMs });
@@ -24,6 +25,8 @@ export function toolResultAttributes(event: ToolEndEvent): SpanAttributes {
     retryable: failure?.retryable,
     suggested_tool: judged ? failure?.suggestedTool : undefined,
     attempt: failure?.attempt,
+    // The remote server that answered (an MCP server), when the tool says so.
+    tool_server: event.output.server,
   };
 }
 
