@@ -31,6 +31,8 @@ import { startServerProcess } from '../__fixtures__/server-process.js';
 // and a replica that dies holding a chat's lease blocks that chat only until the lease expires.
 
 const REQUESTER = 'ou_requester';
+/** Generous bounds: CI runs other suites beside this one on two cores. */
+const BOUND_MS = 30_000;
 const LEASE_SECONDS = '2';
 
 /**
@@ -123,7 +125,7 @@ function messageRequest(chatId: string, text: string) {
 async function until(
   check: () => boolean | Promise<boolean>,
   what: string,
-  bound = 15_000,
+  bound = BOUND_MS,
 ): Promise<void> {
   const deadline = Date.now() + bound;
   while (!(await check())) {
@@ -140,7 +142,7 @@ const bothIdle = () =>
     'both replicas to be idle',
   );
 
-describe('two replicas on one PostgreSQL', () => {
+describe('two replicas on one PostgreSQL', { timeout: 60_000 }, () => {
   it('shows the shared state backend, its password masked, in /health', async () => {
     const response = await fetch(`${a.server.url}/health`);
     expect(response.status).toBe(200);
@@ -162,7 +164,7 @@ describe('two replicas on one PostgreSQL', () => {
     const post = (h: Harness) => h.postRaw(request.body, request.headers);
     const statuses = (await Promise.all([post(a), post(b)])).map((r) => r.status);
     expect(statuses).toEqual([200, 200]);
-    await feishu.waitFor(() => repliesTo(request.messageId).length > 0, 'the answer');
+    await feishu.waitFor(() => repliesTo(request.messageId).length > 0, 'the answer', BOUND_MS);
     await bothIdle();
     expect(repliesTo(request.messageId).map((m) => m.text)).toEqual(['answer to hello once']);
     expect(model.prompts.filter((p) => p === 'hello once')).toHaveLength(1);
@@ -171,7 +173,11 @@ describe('two replicas on one PostgreSQL', () => {
   it('executes an approved call once when /approve reaches both replicas at the same time', async () => {
     const ask = messageRequest('oc_approve', 'run: rm -f gone.txt; echo x >> approved.log');
     expect((await a.postRaw(ask.body, ask.headers)).status).toBe(200);
-    await feishu.waitFor(() => repliesTo(ask.messageId).some(isCard), 'the approval card');
+    await feishu.waitFor(
+      () => repliesTo(ask.messageId).some(isCard),
+      'the approval card',
+      BOUND_MS,
+    );
     await bothIdle();
     const card = repliesTo(ask.messageId).find(isCard);
     const approvalId = /"approval_id":"([\w-]+)"/.exec(JSON.stringify(card?.content))?.[1] ?? '';
@@ -185,6 +191,7 @@ describe('two replicas on one PostgreSQL', () => {
     await feishu.waitFor(
       () => [first, second].every((r) => repliesTo(r.messageId).length > 0),
       'an answer to each /approve',
+      BOUND_MS,
     );
     await bothIdle();
     expect(await readFile(ws.path('approved.log'), 'utf8')).toBe('x\n');
@@ -205,7 +212,7 @@ describe('two replicas on one PostgreSQL', () => {
     await feishu.waitFor(
       () => [one, two].every((r) => repliesTo(r.messageId).some((m) => m.text === 'done')),
       'both runs to finish',
-      20_000,
+      BOUND_MS,
     );
     const lines = (await readFile(ws.path('order.txt'), 'utf8')).trim().split('\n');
     const [firstRun, secondRun] = lines[0] === 'start-1' ? [1, 2] : [2, 1];
@@ -254,14 +261,14 @@ describe('two replicas on one PostgreSQL', () => {
       await feishu.waitFor(
         () => repliesTo(queued.messageId).some((m) => m.text === 'answer to after the crash'),
         'the queued message to run on replica b',
-        20_000,
+        BOUND_MS,
       );
     } finally {
       await crashing.kill();
       // The killed replica's bash command lives on in its own process group: end it.
       for (const pid of await processesWith(`sleep ${marker}`)) process.kill(pid, 'SIGKILL');
     }
-  }, 40_000);
+  }, 90_000);
 });
 
 describe('a replica whose database is unreachable', () => {
