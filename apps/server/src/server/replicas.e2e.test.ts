@@ -135,12 +135,7 @@ async function until(
 }
 
 /** Both replicas have no chat work running or waiting. */
-const bothIdle = () =>
-  until(
-    () =>
-      [a, b].every((h) => h.server.health().runs.running + h.server.health().runs.waiting === 0),
-    'both replicas to be idle',
-  );
+const bothIdle = () => Promise.all([untilIdle(a.server, BOUND_MS), untilIdle(b.server, BOUND_MS)]);
 
 describe('two replicas on one PostgreSQL', { timeout: 60_000 }, () => {
   it('shows the shared state backend, its password masked, in /health', async () => {
