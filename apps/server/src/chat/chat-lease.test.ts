@@ -164,6 +164,24 @@ describe('chat queue with leases', () => {
     expect(a.events).toEqual([]);
   });
 
+  it('reports a lease lost when another replica took it over after it expired unrenewed', async () => {
+    const time = fakeClock();
+    const store = createMemoryStore({ clock: time.clock });
+    const a = replica(store.leases, 'replica-a', { renewMs: 5 });
+    const log: string[] = [];
+    const long = gatedTask('oc_1', log, 'long');
+    a.queue.push(long.task);
+    await long.began;
+    time.advance(TTL_MS * 3);
+    expect(await store.leases.acquire('chat:oc_1', 'replica-b', TTL_MS)).toBeDefined();
+    await until(() => a.events.length > 0);
+    expect(a.events).toEqual([{ kind: 'lost', chatId: 'oc_1' }]);
+    long.release();
+    await a.queue.idle();
+    // Releasing a lease taken over leaves it with its new holder.
+    expect(await store.leases.acquire('chat:oc_1', 'replica-c', TTL_MS)).toBeUndefined();
+  });
+
   it.each([
     ['finishes', async () => {}],
     ['throws', async () => Promise.reject(new Error('boom'))],
