@@ -37,6 +37,7 @@ export {
   type StateBackend,
   type StateHealth,
   type StateMigration,
+  stateBackend,
 } from './app/state-store-factory.js';
 export { createStderrLogger, type StderrLoggerOptions } from './app/stderr-logger.js';
 export { RUNTIME_VERSION } from './app/version.js';

@@ -148,6 +148,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /**
+ * Resolves once the server has no chat work running or waiting (looked at every 10 ms; fails
+ * after `boundMs`): each piece of chat work takes and releases its chat's lease in the state
+ * store, so a queue of quick messages drains over a few turns of the event loop, not at once.
+ */
+export async function untilIdle(server: RunningServer, boundMs = 15_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const { running, waiting } = server.health().runs;
+    if (running + waiting === 0) return;
+    if (Date.now() > deadline) throw new Error(`the server still has ${running} chats running and ${waiting} waiting`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
  * A provider that holds every model call until the test releases it (by a word of its prompt),
  * so a test can look at the server while a run is in progress — no timing guesses.
  */

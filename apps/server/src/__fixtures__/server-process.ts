@@ -20,6 +20,11 @@ export interface RunningServerProcess {
   say(chatId: string, senderOpenId: string, text: string): Promise<string>;
   /** SIGTERM, then resolves with the exit code once the process has gone and stderr is read. */
   stop(): Promise<number | null>;
+  /**
+   * SIGKILL, as a crash: nothing is released or flushed. Resolves once the process has gone (the
+   * commands its bash tool started live in their own process groups and are not killed).
+   */
+  kill(): Promise<void>;
 }
 
 /**
@@ -77,6 +82,10 @@ export async function startServerProcess(
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }

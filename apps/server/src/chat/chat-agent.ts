@@ -22,6 +22,7 @@ import { messageText } from '../feishu/message-event.js';
 import type { MessageSender } from '../feishu/message-sender.js';
 import { type ApprovalCardInput, approvalCard, decidedCard } from './approval-card.js';
 import { parseApprovalCommand } from './approval-command.js';
+import type { ChatLeaseOptions } from './chat-lease.js';
 import { ChatOutbox } from './chat-outbox.js';
 import { ChatQueue, type ChatTask } from './chat-queue.js';
 import { chatSession } from './chat-session.js';
@@ -41,6 +42,11 @@ export interface ChatAgentOptions {
   maxSteps: number;
   /** Aborted when the server gives up waiting for running work at shutdown. */
   signal: AbortSignal;
+  /**
+   * Hold each chat's lease in the state store while its work runs, so chats run one piece of
+   * work at a time across replicas sharing the store (see {@link ChatQueue}).
+   */
+  lease?: ChatLeaseOptions;
   queue?: ChatQueue;
 }
 
@@ -69,7 +75,8 @@ interface Decision {
  * The agent as a chat sees it. Each chat is one session (`feishu-<workdir hash>-chat-<chat id>`);
  * its messages are handled one at a time in arrival order, while chats run side by side. A text
  * message runs the agent, with progress posted in the chat and the answer as a reply; a paused call
- * becomes an approval card; `/approve <id>` and `/reject <id> <reason>` (or the card's buttons)
+ * becomes an approval card; with `lease`, the one-at-a-time rule holds across every replica sharing
+ * the state store; `/approve <id>` and `/reject <id> <reason>` (or the card's buttons)
  * decide through the application, which accepts a decision only from the run's requester or an
  * approver, and only in the chat the request came from — every refusal is said in the chat. Other
  * message types get a polite "text only" reply.
@@ -90,6 +97,12 @@ export class ChatAgent {
       new ChatQueue({
         onError: (error, task) =>
           options.logger.error(`feishu: work for chat ${task.chatId} failed: ${describe(error)}`),
+        ...(options.lease ? { lease: options.lease } : {}),
+        onDropped: async (task) => {
+          await options.sender.sendText(task.chatId, chatText.restarting, {
+            replyTo: task.replyTo,
+          });
+        },
       });
   }
 

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { type ChatLeaseOptions, holdingChatLease, takeChatLease } from './chat-lease.js';
 
 /** Chats whose work runs at the same time; the others wait their turn, in arrival order. */
 export const MAX_RUNNING_CHATS = 32;
@@ -39,6 +40,18 @@ export interface ChatQueueOptions {
   maxTotal?: number;
   /** Called with what a task threw (tasks are expected to handle their own errors). */
   onError?: (error: unknown, task: ChatTask) => void;
+  /**
+   * Take the chat's lease in a shared state store before each task (and release it after), so a
+   * chat's work runs one task at a time across every process sharing the store. Absent, the
+   * queue keeps chats apart within this process only.
+   */
+  lease?: ChatLeaseOptions;
+  /**
+   * Told about a task dropped after {@link ChatQueue.stop} returned: one whose first try for its
+   * chat's lease was under way then and found the lease held by another replica. The queue is
+   * idle only once what it returns has settled.
+   */
+  onDropped?: (task: ChatTask) => Promise<void>;
 }
 
 /**
@@ -48,7 +61,11 @@ export interface ChatQueueOptions {
  * `minRunning` a chat starts only while the event loop has time to spare — runs mostly wait on the
  * model, but a burst of quick ones would otherwise starve the process, and with it the webhook's
  * acknowledgements. The rest wait in line, taking turns. Waiting work is bounded per chat and in
- * total.
+ * total. With `lease`, a task first takes its chat's lease (`chat:<chat id>`) in the state store,
+ * renews it while it runs and releases it when done; while another replica holds it, the task
+ * keeps its place (its chat counts as running) and the lease is tried again every `pollMs`, so
+ * messages of one chat never run at the same time on two replicas, and a crashed replica's chat is
+ * taken over once its lease expires.
  *
  * @example
  * const queue = new ChatQueue();
@@ -61,6 +78,16 @@ export class ChatQueue {
   readonly #maxPerChat: number;
   readonly #maxTotal: number;
   readonly #onError: (error: unknown, task: ChatTask) => void;
+  readonly #lease: ChatLeaseOptions | undefined;
+  readonly #onDropped: (task: ChatTask) => Promise<void>;
+  /**
+   * Started tasks still waiting for their chat's lease, with what cancels the wait and whether
+   * another holder was found to have it (only then does {@link stop} hand the task back).
+   */
+  readonly #awaitingLease = new Map<
+    string,
+    { task: ChatTask; cancel: () => void; blocked: boolean }
+  >();
   /** Tasks not started, per chat, in arrival order. */
   readonly #waiting = new Map<string, ChatTask[]>();
   /** Chats with waiting work and no task running, in the order they get a turn. */
@@ -78,6 +105,8 @@ export class ChatQueue {
     this.#maxPerChat = options.maxPerChat ?? 50;
     this.#maxTotal = options.maxTotal ?? 5000;
     this.#onError = options.onError ?? (() => {});
+    this.#lease = options.lease;
+    this.#onDropped = options.onDropped ?? (async () => {});
   }
 
   /** Chats with a task running now. */
@@ -113,11 +142,21 @@ export class ChatQueue {
     return true;
   }
 
-  /** Start nothing new from now on, and hand back the tasks that were waiting (not started). */
+  /**
+   * Start nothing new from now on, and hand back the tasks that were waiting (not started),
+   * those waiting for a chat's lease another replica holds included. A task whose first try for
+   * its lease is still under way goes on: it runs if it gets the lease, and is given to
+   * `onDropped` if it does not.
+   */
   stop(): ChatTask[] {
     this.#stopped = true;
     clearTimeout(this.#retry);
-    const dropped = [...this.#waiting.values()].flat();
+    const awaiting = [...this.#awaitingLease.values()].filter((entry) => entry.blocked);
+    for (const entry of awaiting) {
+      this.#awaitingLease.delete(entry.task.chatId);
+      entry.cancel();
+    }
+    const dropped = [...awaiting.map((entry) => entry.task), ...[...this.#waiting.values()].flat()];
     this.#waiting.clear();
     this.#ready.length = 0;
     this.#waitingCount = 0;
@@ -135,7 +174,26 @@ export class ChatQueue {
     this.#running.add(task.chatId);
     const run = async () => {
       try {
-        await task.run();
+        const lease = this.#lease;
+        if (!lease) {
+          await task.run();
+          return;
+        }
+        let cancel: () => void = () => {};
+        const cancelled = new Promise<void>((resolve) => {
+          cancel = resolve;
+        });
+        const entry = { task, cancel, blocked: false };
+        this.#awaitingLease.set(task.chatId, entry);
+        const held = await takeChatLease(lease, task.chatId, cancelled, () => {
+          entry.blocked = true;
+          if (this.#stopped) cancel();
+        });
+        const handedBack = this.#awaitingLease.get(task.chatId) !== entry;
+        if (!handedBack) this.#awaitingLease.delete(task.chatId);
+        if (held) await holdingChatLease(lease, held, task.chatId, () => task.run());
+        // No lease: the queue stopped, and either stop() handed the task back or it is dropped now.
+        else if (!handedBack) await this.#onDropped(task);
       } catch (error) {
         this.#onError(error, task);
       }

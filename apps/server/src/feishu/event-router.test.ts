@@ -38,6 +38,34 @@ describe('the event router and the seen keys', () => {
     expect(accepted).toEqual(['om_1']);
   });
 
+  it.each([
+    ['the event id', 'message:'],
+    ['the message id', 'event:'],
+  ])(
+    'hands a delivery on exactly once when two replicas route it at once and %s answers the other replica first',
+    async (_name, slowPrefix) => {
+      const shared = createMemoryStore().seen;
+      // Each replica's store answers one kind of key a few turns later than the other kind, the
+      // other way round on the other replica: a race on the two keys, decided differently.
+      const later = (prefix: string): SeenKeys => ({
+        remember: async (key, ttlMs) => {
+          if (key.startsWith(prefix)) {
+            for (let turn = 0; turn < 5; turn += 1) await new Promise(setImmediate);
+          }
+          return shared.remember(key, ttlMs);
+        },
+      });
+      const other = slowPrefix === 'event:' ? 'message:' : 'event:';
+      const { chat, accepted } = acceptingChat();
+      const envelope = messageEnvelope({ eventId: 'ev_race', messageId: 'om_race' });
+      await Promise.all([
+        new EventRouter({ seen: later(slowPrefix), chat, logger: memoryLogger() }).route(envelope),
+        new EventRouter({ seen: later(other), chat, logger: memoryLogger() }).route(envelope),
+      ]);
+      expect(accepted).toEqual(['om_race']);
+    },
+  );
+
   it('remembers event and message ids for 12 hours', async () => {
     const remembered: Array<[string, number]> = [];
     const seen: SeenKeys = {

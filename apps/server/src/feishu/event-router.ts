@@ -126,14 +126,19 @@ export class EventRouter {
 
   /**
    * Whether this is the first delivery: each key is remembered for 12 hours, and a key seen before
-   * makes it a repeat. Concurrent deliveries of one event cannot both be first. The file store
+   * makes it a repeat. The keys are remembered one after the other, stopping at the first one seen
+   * before: concurrent deliveries of one event — to this process or to two replicas sharing the
+   * store — cannot both be first, and one of them always is (were the keys remembered at once, each
+   * delivery could win one key and lose the other, and the message would never run). The file store
    * writes the keys behind the answer, so the acknowledgement does not wait for the disk. A store
    * that fails is logged and the event handled: a lost message is worse than a rare repeat.
    */
   async #firstDelivery(keys: readonly string[]): Promise<boolean> {
     try {
-      const first = await Promise.all(keys.map((key) => this.#seen.remember(key, SEEN_TTL_MS)));
-      return first.every(Boolean);
+      for (const key of keys) {
+        if (!(await this.#seen.remember(key, SEEN_TTL_MS))) return false;
+      }
+      return true;
     } catch (error) {
       this.#logger.error(
         `feishu: could not check the event ids in the state store: ${errorMessage(error)}`,

@@ -21,7 +21,8 @@ export type EventEndpoint =
 /** Options of {@link createHttpApp}. */
 export interface HttpAppOptions {
   eventPath: string;
-  health: () => ServerHealth;
+  /** The report `GET /health` answers; `unavailable` is answered with HTTP 503. */
+  health: () => Promise<ServerHealth>;
   events: () => EventEndpoint;
   maxBodyBytes?: number;
   /** Told about an unexpected error (the client only gets a generic 500). */
@@ -29,7 +30,7 @@ export interface HttpAppOptions {
 }
 
 /**
- * The server's routes: `GET /health`, and `POST <eventPath>` for Feishu events (256 KiB at most;
+ * The server's routes: `GET /health` (503 when the state database cannot be reached), and `POST <eventPath>` for Feishu events (256 KiB at most;
  * other methods 405). Errors answer JSON without details; nothing here waits for agent work.
  *
  * @example
@@ -38,7 +39,10 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(options: HttpAppOptions): Hono {
   const app = new Hono();
-  app.get('/health', (c) => c.json(options.health()));
+  app.get('/health', async (c) => {
+    const health = await options.health();
+    return c.json(health, health.status === 'unavailable' ? 503 : 200);
+  });
   app.post(
     options.eventPath,
     bodyLimit({

@@ -7,6 +7,7 @@ import {
   GatedProvider,
   type Harness,
   startHarness,
+  untilIdle,
   VERIFICATION_TOKEN,
 } from '../__fixtures__/harness.js';
 
@@ -266,6 +267,7 @@ describe('chat runs over the webhook', () => {
     await harness.feishu.waitFor(
       () => repliesTo(harness as Harness, image.event.message.message_id).length === 1,
     );
+    await untilIdle(harness.server);
     await harness.server.close();
     expect(repliesTo(harness, image.event.message.message_id)[0]?.text).toMatch(
       /only read text messages/,

@@ -1,6 +1,8 @@
 import type { Logger, RunMode } from '@tiny-claw/core';
 import type { Application, Settings } from '@tiny-claw/runtime';
 import { ChatAgent } from '../chat/chat-agent.js';
+import type { ChatLeaseEvent } from '../chat/chat-lease.js';
+import { replicaId } from '../chat/replica-id.js';
 import { envelopeFromDispatcher } from '../feishu/dispatcher-event.js';
 import { EventRouter } from '../feishu/event-router.js';
 import { larkApi } from '../feishu/feishu-api.js';
@@ -55,7 +57,9 @@ export interface FeishuRuntime {
 }
 
 /**
- * Build the Feishu side: the SDK client pointed at the configured domain (imported only now, so a
+ * Build the Feishu side: the chat agent holding each chat's lease in the application's state store
+ * while that chat's work runs (`TINY_CLAW_CHAT_LEASE_SECONDS`, so replicas sharing PostgreSQL run
+ * one chat's messages one at a time), the SDK client pointed at the configured domain (imported only now, so a
  * server without Feishu never loads it), its logging routed through a scrubbing logger, the
  * router de-duplicating events with the application's seen keys (files under the state dir), and
  * in ws mode the SDK's long connection delivering events into the same router the webhook uses.
@@ -95,6 +99,12 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
     mode: input.mode,
     maxSteps: input.maxSteps,
     signal: input.signal,
+    lease: {
+      leases: input.app.agent.store.leases,
+      holder: replicaId(),
+      ttlMs: input.settings.chatLeaseSeconds * 1000,
+      onEvent: (event) => logLeaseEvent(logger, event),
+    },
   });
   const router = new EventRouter({
     seen: input.app.agent.store.seen,
@@ -155,6 +165,27 @@ export async function startFeishu(input: StartFeishuInput): Promise<FeishuRuntim
       connection?.close({ force: true });
     },
   };
+}
+
+function logLeaseEvent(logger: Logger, event: ChatLeaseEvent): void {
+  const fields = { chat_id: event.chatId };
+  if (event.kind === 'waiting') {
+    logger.info(
+      `feishu: chat ${event.chatId} waits for its lease: another replica is running its work`,
+      fields,
+    );
+  } else if (event.kind === 'lost') {
+    logger.warn(
+      `feishu: the lease of chat ${event.chatId} expired while its work ran and was taken over; raise TINY_CLAW_CHAT_LEASE_SECONDS if the state store is slow`,
+      fields,
+    );
+  } else {
+    const reason = event.error instanceof Error ? event.error.message : String(event.error);
+    logger.warn(
+      `feishu: the state store failed on chat ${event.chatId}'s lease: ${reason}`,
+      fields,
+    );
+  }
 }
 
 function sdkDomain(domain: FeishuDomain, known: { Feishu: number; Lark: number }): number | string {

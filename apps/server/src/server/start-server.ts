@@ -1,12 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { ConfigurationError, type LLMProvider, type Logger, type RunMode } from '@tiny-claw/core';
-import { createApplication, createStderrLogger, type Settings } from '@tiny-claw/runtime';
+import {
+  createApplication,
+  createStderrLogger,
+  type Settings,
+  type StateBackend,
+  stateBackend,
+} from '@tiny-claw/runtime';
 import { chatText } from '../chat/chat-text.js';
 import { domainLabel } from '../feishu/feishu-domain.js';
 import { createHttpApp, type EventEndpoint } from '../http/http-app.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, nodeServerOptions } from '../http/http-limits.js';
 import type { ServerHealth } from '../http/server-health.js';
+import { withStateCheck } from '../http/state-check.js';
 import { serverVersion } from '../version.js';
 import { type FeishuOptions, feishuOptionsOf } from './feishu-options.js';
 import { type FeishuCredentials, type FeishuRuntime, startFeishu } from './feishu-runtime.js';
@@ -149,12 +156,14 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
     connected: connected.length,
     tools: connected.reduce((sum, server) => sum + server.tools.length, 0),
   };
+  const shownState = stateOf(stateBackend(settings));
   const health = (): ServerHealth => ({
     status: draining ? 'draining' : 'ok',
     version,
     provider,
     approvals: app.approvalProvider,
     feishu: feishuHealth(settings, feishuOptions, options.eventPath, credentials.kind === 'ok'),
+    state: shownState,
     runs: { running: feishu?.chat.running ?? 0, waiting: feishu?.chat.waiting ?? 0 },
     mcp: mcpCounts,
   });
@@ -189,7 +198,7 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
   };
   const http = createHttpApp({
     eventPath: options.eventPath,
-    health,
+    health: () => withStateCheck(health(), () => app.checkState()),
     events,
     onError: (error) => logger.error(`server: unexpected error: ${String(error)}`),
   });
@@ -254,6 +263,11 @@ export async function startServer(input: StartServerInput): Promise<RunningServe
       return closing;
     },
   };
+}
+
+/** The state backend as `/health` shows it: no state dir (a path), the database URL masked. */
+function stateOf(state: StateBackend): ServerHealth['state'] {
+  return state.backend === 'files' ? { backend: 'files' } : { backend: 'postgres', url: state.url };
 }
 
 type Credentials = { kind: 'ok'; value: FeishuCredentials } | { kind: 'missing'; message: string };

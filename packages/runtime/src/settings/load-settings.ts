@@ -83,6 +83,7 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
     stateDir: read(v.stateDir),
     stateUrl: read(v.stateUrl),
     statePoolSize: read(v.statePoolSize),
+    chatLeaseSeconds: read(v.chatLeaseSeconds),
     workdir: read(v.workdir),
     allowRootWorkdir: read(v.allowRootWorkdir),
     enabledTools: read(v.enabledTools),

@@ -133,6 +133,13 @@ export const SETTING_VARIABLES = {
     fallback: () => 10,
     show: (s) => String(s.statePoolSize),
   }),
+  chatLeaseSeconds: variable('TINY_CLAW_CHAT_LEASE_SECONDS', {
+    description:
+      "Seconds a server replica holds a chat's lease while it runs that chat's work (renewed every third of it); another replica takes over a crashed one's chats after it.",
+    schema: () => integerSchema(1, 3600),
+    fallback: () => 30,
+    show: (s) => String(s.chatLeaseSeconds),
+  }),
   workdir: variable('TINY_CLAW_WORKDIR', {
     description: 'Directory the tools work in and may not leave.',
     schema: pathSchema,

@@ -157,6 +157,12 @@ export interface Settings {
   readonly stateUrl: string | undefined;
   /** Most connections to the PostgreSQL state store at once. */
   readonly statePoolSize: number;
+  /**
+   * Seconds a server replica holds a chat's lease while that chat's work runs
+   * (`TINY_CLAW_CHAT_LEASE_SECONDS`): renewed every third of it, and taken over by another
+   * replica once a crashed holder lets it expire.
+   */
+  readonly chatLeaseSeconds: number;
   /** Absolute directory the tools may touch. Whether it exists is checked by callers. */
   readonly workdir: string;
   /**

@@ -47,6 +47,9 @@ const invalidValues: ReadonlyArray<readonly [string, string, string]> = [
   ['TINY_CLAW_STATE_POOL_SIZE', '1', 'expected an integer from 2 to 1000'],
   ['TINY_CLAW_STATE_POOL_SIZE', '1001', 'expected an integer from 2 to 1000'],
   ['TINY_CLAW_STATE_POOL_SIZE', 'ten', 'expected an integer from 2 to 1000'],
+  ['TINY_CLAW_CHAT_LEASE_SECONDS', '0', 'expected an integer from 1 to 3600'],
+  ['TINY_CLAW_CHAT_LEASE_SECONDS', '3601', 'expected an integer from 1 to 3600'],
+  ['TINY_CLAW_CHAT_LEASE_SECONDS', '1.5', 'expected an integer from 1 to 3600'],
   ['TINY_CLAW_MAX_PARALLEL_TOOLS', '0', 'expected an integer from 1 to 64'],
   ['TINY_CLAW_MAX_PARALLEL_TOOLS', '65', 'expected an integer from 1 to 64'],
   ['TINY_CLAW_ENABLED_TOOLS', 'read,foo', `unknown tool "foo"; ${TOOLS}`],
@@ -224,6 +227,7 @@ describe('PostgreSQL state settings', () => {
     const settings = loadSettings({ ...base, env: {} });
     expect(settings.stateUrl).toBeUndefined();
     expect(settings.statePoolSize).toBe(10);
+    expect(settings.chatLeaseSeconds).toBe(30);
   });
 
   it.each([
