@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the configuration format under test.
 import { spawn } from 'node:child_process';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -257,6 +257,36 @@ describe('tiny-claw mcp list and health', () => {
       expect(output.stdout + output.stderr).not.toContain('very-secret-token-123');
     }
   });
+
+  it.each([
+    // echo is marked readOnlyHint by its server: a kept allow rule lets it run.
+    ['mcp__everything__echo', 'allow'],
+    // This one is not: the rule cannot lift its approval.
+    ['mcp__everything__toggle-simulated-logging', 'approval_required'],
+  ])(
+    'a kept rule allowing mcp__everything__* makes policy check and run agree on %s: %s',
+    async (tool, verdict) => {
+      await userMcp({ everything: everything() });
+      await writeJson(home.path('cfg/tiny-claw/rules.json'), {
+        rules: [{ tool: 'mcp__everything__*', decision: 'allow' }],
+      });
+      try {
+        const checked = await cli(['policy', 'check', '--tool', tool, '--json']);
+        expect(checked.code, checked.stderr).toBe(0);
+        expect(JSON.parse(checked.stdout)).toMatchObject({ verdict });
+        llm.enqueue(
+          { kind: 'turn', toolCalls: [{ name: tool, arguments: { message: 'hi' } }] },
+          { kind: 'turn', text: 'done' },
+        );
+        const ran = await cli(['run', 'call it', '--json']);
+        expect(JSON.parse(ran.stdout).stopReason, ran.stderr).toBe(
+          verdict === 'allow' ? 'final' : 'approval_required',
+        );
+      } finally {
+        await rm(home.path('cfg/tiny-claw/rules.json'), { force: true });
+      }
+    },
+  );
 
   it('policy check judges an MCP tool: it needs approval', async () => {
     const result = await cli(['policy', 'check', '--tool', 'mcp__everything__echo', '--json']);

@@ -44,6 +44,18 @@ export async function policyCommand(argv: string[], out: Output): Promise<number
     args.tool === 'bash'
       ? { name: 'bash', arguments: { command: args.command ?? (await readStdin()) } }
       : { name: args.tool, arguments: args.path === undefined ? {} : { path: args.path } };
+  if (args.tool.startsWith('mcp__')) {
+    // Whether an MCP tool is read-only is its server's word: the configured servers are started
+    // (as `run` starts them) to hear it, then stopped.
+    const { loadApplication } = await import('../load-app.js');
+    const app = await loadApplication({ workdir, withoutModel: true, command: 'policy' });
+    try {
+      printJudgement(await app.policy.judge(call, workdir), args, out);
+    } finally {
+      await app.close();
+    }
+    return ExitCode.ok;
+  }
   printJudgement(await policy.judge(call, workdir), args, out);
   return ExitCode.ok;
 }

@@ -33,6 +33,11 @@ export interface RiskPolicyOptions {
    * Left out, such a write is refused, as the safer reading.
    */
   readonly sandbox?: SandboxInForce;
+  /**
+   * Tools that only read, as whoever provides them says (an MCP server's `readOnlyHint`): for these
+   * alone a kept `allow` rule lifts the approval a tool of `requiredTools` needs. Default none.
+   */
+  readonly readOnlyTools?: readonly string[];
 }
 
 /**
@@ -55,6 +60,7 @@ export interface ResolvedRiskPolicy {
   readonly protectedPaths: readonly string[];
   /** The sandbox in force, or `null` when the caller did not say. */
   readonly sandbox: SandboxInForce | null;
+  readonly readOnlyTools: readonly string[];
 }
 
 const optionsSchema = z.object({
@@ -65,6 +71,7 @@ const optionsSchema = z.object({
     .refine((value) => isAbsolute(value), { error: 'must be an absolute path' }),
   protectedPaths: z.array(z.string().min(1)).readonly().optional(),
   sandbox: z.enum(['bwrap', 'off']).optional(),
+  readOnlyTools: z.array(z.string().min(1)).readonly().optional(),
 });
 
 /**
@@ -81,7 +88,7 @@ export function readRiskPolicyOptions(options: RiskPolicyOptions): ResolvedRiskP
       (issue) => `${issue.path.join('.') || 'options'}: ${issue.message}`,
     );
     throw new ConfigurationError(
-      `Invalid risk policy options (${problems.join('; ')}). Pass { workdir: '/absolute/dir', protectedPaths?: string[], requiredTools?: string[], sandbox?: 'bwrap' | 'off' }.`,
+      `Invalid risk policy options (${problems.join('; ')}). Pass { workdir: '/absolute/dir', protectedPaths?: string[], requiredTools?: string[], sandbox?: 'bwrap' | 'off', readOnlyTools?: string[] }.`,
     );
   }
   const workdir = resolve(parsed.data.workdir);
@@ -90,5 +97,6 @@ export function readRiskPolicyOptions(options: RiskPolicyOptions): ResolvedRiskP
     workdir,
     protectedPaths: (parsed.data.protectedPaths ?? []).map((path) => resolve(workdir, path)),
     sandbox: parsed.data.sandbox ?? null,
+    readOnlyTools: parsed.data.readOnlyTools ?? [],
   };
 }

@@ -154,3 +154,48 @@ describe('without a matching rule the judgement is the built-in one', () => {
     expect({ verdict: judgement.verdict, reasons: judgement.reasons }).toEqual(builtIn);
   });
 });
+
+describe('kept rules for MCP tools', () => {
+  const mcp = (name: string) => ({ name, arguments: { text: 'hi' } });
+  const withMcp = { ...options, requiredTools: ['bash', 'mcp__docs__search', 'mcp__docs__write'] };
+  const readOnly = { ...withMcp, readOnlyTools: ['mcp__docs__search'] };
+  const allowDocs: PermissionRule = { tool: 'mcp__docs__*', decision: 'allow' };
+  const allowSearch: PermissionRule = { tool: 'mcp__docs__search', decision: 'allow' };
+  const denyWrite: PermissionRule = { tool: 'mcp__docs__write', decision: 'deny', reason: 'no' };
+
+  it.each([
+    ['no rule, read-only tool', 'mcp__docs__search', readOnly, [], 'approval_required'],
+    ['an allow rule, read-only tool', 'mcp__docs__search', readOnly, [allowSearch], 'allow'],
+    ['a server-wide allow, read-only tool', 'mcp__docs__search', readOnly, [allowDocs], 'allow'],
+    [
+      'an allow rule, tool not marked read-only',
+      'mcp__docs__write',
+      readOnly,
+      [allowDocs],
+      'approval_required',
+    ],
+    [
+      'an allow rule, no read-only hints at all',
+      'mcp__docs__search',
+      withMcp,
+      [allowSearch],
+      'approval_required',
+    ],
+    ['a deny rule', 'mcp__docs__write', readOnly, [denyWrite], 'deny'],
+    ['another server’s rule', 'mcp__other__search', readOnly, [allowDocs], 'allow'],
+  ] as const)('%s: %s is %s', async (_what, tool, policy, rules, verdict) => {
+    const judgement = await judgeCallWithRules(mcp(tool), policy, ruleSet(...rules));
+    expect(judgement.verdict).toBe(verdict);
+  });
+
+  it('says why an allow rule did not lift the approval', async () => {
+    const judgement = await judgeCallWithRules(
+      mcp('mcp__docs__write'),
+      readOnly,
+      ruleSet(allowDocs),
+    );
+    expect(judgement.reasons).toContain(
+      'a kept rule allows it (allow mcp__docs__*), but only a tool its server marks read-only can run without approval',
+    );
+  });
+});

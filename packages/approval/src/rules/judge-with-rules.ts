@@ -5,7 +5,7 @@ import { judgeFileCall } from '../risk/judge-file-call.js';
 import { type RiskPolicyOptions, readRiskPolicyOptions } from '../risk/risk-policy-options.js';
 import { approval, deny, type RiskFinding, type Verdict, verdictOf } from '../risk/risk-verdict.js';
 import type { SimpleCommand } from '../risk/shell/simple-command.js';
-import { commandRules, fileRules, strictestRule } from './match-rules.js';
+import { commandRules, fileRules, strictestRule, toolRules } from './match-rules.js';
 import { describeRule, type RuleSet, type SourcedRule } from './rule-schema.js';
 
 /**
@@ -99,7 +99,22 @@ export async function judgeCallWithRules(
       : [];
     findings = ruled(builtIn, apply(matches));
   } else {
-    findings = judged ? [approval(`${call.name} is configured to need approval`)] : [];
+    const builtIn = judged ? [approval(`${call.name} is configured to need approval`)] : [];
+    const rule = apply(toolRules(call.name, rules.rules, policy.workdir));
+    // An allow rule lifts the approval only for a tool its provider says only reads.
+    findings =
+      rule?.rule.decision === 'allow' && !policy.readOnlyTools.includes(call.name)
+        ? [
+            ...builtIn,
+            ...(builtIn.length > 0
+              ? [
+                  approval(
+                    `a kept rule allows it (${describeRule(rule.rule)}), but only a tool its server marks read-only can run without approval`,
+                  ),
+                ]
+              : []),
+          ]
+        : ruled(builtIn, rule);
   }
   const { verdict, reasons } = verdictOf(findings);
   const strictest = strictestRule(applied);

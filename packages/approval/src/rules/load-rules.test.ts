@@ -60,6 +60,16 @@ describe('readRulesFile', () => {
     [
       'unknown tool',
       '{"rules":[{"tool":"curl","prefix":["x"],"decision":"ask"}]}',
+      /rule #0 is invalid \(tool: tool must be "bash" \(with a prefix\), "write" \/ "edit" \(with a path\), or an MCP tool/,
+    ],
+    [
+      'an MCP tool without its server',
+      '{"rules":[{"tool":"mcp__search","decision":"allow"}]}',
+      /rule #0 is invalid \(tool: an MCP tool is named "mcp__<server>__<tool>"/,
+    ],
+    [
+      'a path on an MCP rule',
+      '{"rules":[{"tool":"mcp__docs__*","path":"x","decision":"allow"}]}',
       /rule #0 is invalid/,
     ],
     [
@@ -105,4 +115,18 @@ describe('loadRuleSet', () => {
     });
     expect(set).toEqual({ rules: [], ignored: [], untrustedFile: path });
   });
+});
+
+describe('MCP tool rules', () => {
+  it.each(['mcp__docs__search', 'mcp__docs__*', 'mcp__my-server__read_file'])(
+    'reads a rule for %s',
+    async (tool) => {
+      const path = await file(
+        'rules.json',
+        JSON.stringify({ rules: [{ tool, decision: 'allow' }] }),
+      );
+      const [sourced] = await readRulesFile(path, 'user');
+      expect(sourced?.rule).toEqual({ tool, decision: 'allow' });
+    },
+  );
 });

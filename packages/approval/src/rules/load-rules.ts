@@ -4,8 +4,7 @@ import { isErrnoError } from '@tiny-claw/core/utils';
 import type { z } from 'zod';
 import {
   type IgnoredRule,
-  type PermissionRule,
-  permissionRuleSchema,
+  parsePermissionRule,
   type RuleSet,
   rulesFileSchema,
   type SourcedRule,
@@ -17,7 +16,7 @@ const MAX_RULES_FILE_BYTES = 1024 * 1024;
 const FORMAT_HINT =
   'Expected { "rules": [ { "tool": "bash", "prefix": ["npm", "test"], "decision": "allow" }, ' +
   '{ "tool": "write", "path": "docs/**", "decision": "ask" } ] } with decision allow, ask or deny ' +
-  'and an optional absolute "workdir" and "reason".';
+  'and an optional absolute "workdir" and "reason"; an MCP tool rule is { "tool": "mcp__<server>__<tool>" (or "mcp__<server>__*"), "decision": "allow" }.';
 
 function problemsOf(error: z.ZodError): string {
   return error.issues
@@ -68,12 +67,12 @@ export async function readRulesFile(
       `Rules file ${file} has the wrong shape (${problemsOf(file_.error)}). ${FORMAT_HINT}`,
     );
   return file_.data.rules.map((raw, index) => {
-    const rule = permissionRuleSchema.safeParse(raw);
+    const rule = parsePermissionRule(raw);
     if (!rule.success)
       throw new ConfigurationError(
         `Rules file ${file}: rule #${index} is invalid (${problemsOf(rule.error)}). ${FORMAT_HINT}`,
       );
-    return { rule: rule.data as PermissionRule, source: { origin, file, index } };
+    return { rule: rule.data, source: { origin, file, index } };
   });
 }
 

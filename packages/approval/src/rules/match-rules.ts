@@ -77,7 +77,26 @@ export function fileRules(
   const shown = inside.split(sep).join('/');
   return rules.filter((sourced) => {
     const { rule } = sourced;
-    if (rule.tool !== tool || rule.tool === 'bash' || !inScope(sourced, workdir)) return false;
-    return matchesPathGlob(shown, rule.path);
+    if (rule.tool !== tool || (rule.tool !== 'write' && rule.tool !== 'edit')) return false;
+    return inScope(sourced, workdir) && matchesPathGlob(shown, rule.path);
+  });
+}
+
+/**
+ * The MCP tool rules that match a call of `tool`: by its name, or by `mcp__<server>__*` for every
+ * tool of its server.
+ *
+ * @example
+ * toolRules('mcp__docs__search', rules, '/w'); // rules for mcp__docs__search and mcp__docs__*
+ */
+export function toolRules(
+  tool: string,
+  rules: readonly SourcedRule[],
+  workdir: string,
+): SourcedRule[] {
+  return rules.filter((sourced) => {
+    const name = sourced.rule.tool;
+    if (!name.startsWith('mcp__') || !inScope(sourced, workdir)) return false;
+    return name.endsWith('__*') ? tool.startsWith(name.slice(0, -1)) : name === tool;
   });
 }

@@ -40,9 +40,11 @@ describe('an "always" answer is proposed as rules matching exactly the commands 
     ['timeout 60 pytest -q', [['pytest', '-q']]],
   ])('%s → %j', async (command, prefixes) => {
     const proposal = await proposeRules(bash(command), options, NO_RULES);
-    expect(proposal.rules?.map((rule) => (rule.tool === 'bash' ? rule.prefix : rule.path))).toEqual(
-      prefixes,
-    );
+    expect(
+      proposal.rules?.map((rule) =>
+        rule.tool === 'bash' ? rule.prefix : 'path' in rule ? rule.path : rule.tool,
+      ),
+    ).toEqual(prefixes);
     expect(proposal.rules?.every((rule) => rule.decision === 'allow')).toBe(true);
   });
 

@@ -84,6 +84,9 @@ export async function proposeRules(
     if (inside === '' || shown === '..' || shown.startsWith('../') || GLOB_CHARACTERS.test(shown))
       return { rules: null, why: 'unmatchable' };
     proposed.push({ tool: call.name, path: shown, decision: 'allow', ...scoped });
+  } else if (/^mcp__[A-Za-z0-9_-]+?__[A-Za-z0-9_-]+$/.test(call.name)) {
+    // Held by the check below: only a tool its server marks read-only can be allowed.
+    proposed.push({ tool: call.name as `mcp__${string}`, decision: 'allow', ...scoped });
   }
   if (proposed.length === 0) return { rules: null, why: 'unmatchable' };
   const added: SourcedRule[] = proposed.map((rule, index) => ({

@@ -35,10 +35,48 @@ const fileRuleSchema = z.strictObject({
   ...common,
 });
 
-/** One rule of a rules file, as written. */
-export const permissionRuleSchema = z.discriminatedUnion('tool', [bashRuleSchema, fileRuleSchema], {
-  error: 'tool must be "bash" (with a prefix) or "write" / "edit" (with a path)',
+// `mcp__<server>__<tool>`, or `mcp__<server>__*` for every tool of one server.
+const MCP_RULE_NAME = /^mcp__[A-Za-z0-9_-]+?__(?:[A-Za-z0-9_-]+|\*)$/;
+
+const toolRuleSchema = z.strictObject({
+  tool: z.templateLiteral(['mcp__', z.string()]).refine((name) => MCP_RULE_NAME.test(name), {
+    error: 'an MCP tool is named "mcp__<server>__<tool>" or "mcp__<server>__*"',
+  }),
+  ...common,
 });
+
+const TOOL_KINDS =
+  'tool must be "bash" (with a prefix), "write" / "edit" (with a path), or an MCP tool "mcp__<server>__<tool>" / "mcp__<server>__*"';
+
+/**
+ * Check one rule of a rules file: its `tool` says which kind it is, and the errors are those of
+ * that kind alone.
+ *
+ * @example
+ * parsePermissionRule({ tool: 'mcp__docs__*', decision: 'allow' }).success; // true
+ */
+export function parsePermissionRule(
+  raw: unknown,
+): { success: true; data: PermissionRule } | { success: false; error: z.ZodError } {
+  const tool = (raw as { tool?: unknown } | null)?.tool;
+  const schema =
+    tool === 'bash'
+      ? bashRuleSchema
+      : tool === 'write' || tool === 'edit'
+        ? fileRuleSchema
+        : typeof tool === 'string' && tool.startsWith('mcp__')
+          ? toolRuleSchema
+          : null;
+  if (schema === null)
+    return {
+      success: false,
+      error: new z.ZodError([{ code: 'custom', path: ['tool'], message: TOOL_KINDS, input: tool }]),
+    };
+  const parsed = schema.safeParse(raw);
+  return parsed.success
+    ? { success: true, data: parsed.data as PermissionRule }
+    : { success: false, error: parsed.error };
+}
 
 /** A whole rules file: `{ "rules": [ … ] }`. */
 export const rulesFileSchema = z.strictObject({ rules: z.array(z.unknown()) });
@@ -61,12 +99,21 @@ export type BashRule = z.infer<typeof bashRuleSchema>;
 export type FileRule = z.infer<typeof fileRuleSchema>;
 
 /**
+ * An MCP tool rule: matches calls of that tool, or of every tool of one server (`mcp__docs__*`).
+ * An `allow` lifts the approval MCP tools need only for a tool its server marks read-only.
+ *
+ * @example
+ * const rule: ToolRule = { tool: 'mcp__docs__search', decision: 'allow' };
+ */
+export type ToolRule = z.infer<typeof toolRuleSchema>;
+
+/**
  * A permission rule the user keeps, optionally scoped to one project by `workdir`.
  *
  * @example
  * const rule: PermissionRule = { tool: 'bash', prefix: ['git', 'push'], decision: 'deny', reason: 'push by hand' };
  */
-export type PermissionRule = BashRule | FileRule;
+export type PermissionRule = BashRule | FileRule | ToolRule;
 
 /**
  * Where a rule comes from: the user's own rules file or a project's, and its index in the file,
@@ -135,9 +182,14 @@ export const NO_RULES: RuleSet = Object.freeze({ rules: [], ignored: [], untrust
  * describeRule({ tool: 'bash', prefix: ['npm', 'test'], decision: 'allow' }); // 'allow bash npm test'
  */
 export function describeRule(rule: PermissionRule): string {
-  const what = rule.tool === 'bash' ? rule.prefix.join(' ') : rule.path;
+  const what =
+    rule.tool === 'bash'
+      ? ` ${rule.prefix.join(' ')}`
+      : rule.tool === 'write' || rule.tool === 'edit'
+        ? ` ${rule.path}`
+        : '';
   const scope = rule.workdir === undefined ? '' : ` in ${rule.workdir}`;
-  return `${rule.decision} ${rule.tool} ${what}${scope}`;
+  return `${rule.decision} ${rule.tool}${what}${scope}`;
 }
 
 /**

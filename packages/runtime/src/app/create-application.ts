@@ -66,7 +66,9 @@ export async function createApplication(
     provider = await createProvider(settings, choice, prices);
     providerReason = choice.reason;
   }
-  const policy = createRuntimePolicy(settings, logger);
+  // Known once the MCP servers have listed their tools, below.
+  let readOnlyTools: readonly string[] = [];
+  const policy = createRuntimePolicy(settings, logger, { readOnlyTools: () => readOnlyTools });
   // A bad rules file is a configuration error at start, not at the first judged call.
   await policy.rules(settings.workdir);
   const tracing = await createRuntimeTracing(settings, logger);
@@ -87,6 +89,7 @@ export async function createApplication(
     throw error;
   }
   const tools = [...builtIn, ...mcp.tools];
+  readOnlyTools = mcp.tools.filter((tool) => tool.readOnly === true).map((tool) => tool.name);
   const front = overrides.front ?? 'cli';
   const close = async () => {
     await mcp.close();

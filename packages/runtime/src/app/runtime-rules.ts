@@ -122,7 +122,17 @@ export interface RuntimePolicy {
  * const policy = createRuntimePolicy(settings);
  * (await policy.judge(call, settings.workdir)).verdict; // 'approval_required'
  */
-export function createRuntimePolicy(settings: Settings, logger?: Logger): RuntimePolicy {
+export function createRuntimePolicy(
+  settings: Settings,
+  logger?: Logger,
+  tools: {
+    /**
+     * The tools their provider marks read-only (MCP tools with `readOnlyHint`), asked at each
+     * judgement: only for these can a kept `allow` rule lift the approval MCP tools need.
+     */
+    readOnlyTools?: () => readonly string[];
+  } = {},
+): RuntimePolicy {
   let sandbox: 'bwrap' | 'off' | undefined;
   const loaded = new Map<string, Promise<RuleSet>>();
   const sessions = new Map<string, SourcedRule[]>();
@@ -162,6 +172,7 @@ export function createRuntimePolicy(settings: Settings, logger?: Logger): Runtim
       workdir,
       protectedPaths: [settings.stateDir, ...settings.settingsPaths],
       sandbox,
+      readOnlyTools: tools.readOnlyTools?.() ?? [],
     };
   };
   return {
