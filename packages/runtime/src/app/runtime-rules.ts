@@ -110,8 +110,8 @@ export interface RuntimePolicy {
 
 /**
  * The application's risk policy with the kept rules: it judges the calls of
- * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` and of every MCP server's tool (`mcp__…`, which always needs
- * approval) in the call's workdir, with the state dir and tiny-claw's own
+ * `TINY_CLAW_APPROVAL_REQUIRED_TOOLS` and of every MCP server's tool (`mcp__…`, which needs
+ * approval unless its server marks it read-only and a kept rule allows it) in the call's workdir, with the state dir and tiny-claw's own
  * settings files (the rules files among them) as protected paths, knows the bash sandbox in force
  * (`TINY_CLAW_SANDBOX`, `auto` resolved the way the bash tool resolves it, once), and applies the
  * rules of the workdir, read once per workdir (and again after an "always in this project"
