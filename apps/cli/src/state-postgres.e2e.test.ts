@@ -126,4 +126,22 @@ describe('with TINY_CLAW_STATE_URL, traces live in PostgreSQL too', () => {
     const missing = await world.cli(['trace', 'show', traceId], { TINY_CLAW_STATE_DIR });
     expect(missing.code).toBe(1);
   });
+
+  it('lists the traces another process recorded, and show last finds the newest of them', async () => {
+    const { result } = await world.run([{ text: 'listed elsewhere' }], [], pg());
+    const traceId = result.traceId as string;
+    const elsewhere = { ...pg(), TINY_CLAW_STATE_DIR: world.outside.path('replica-b') };
+    const listed = await world.cli(['trace', 'list', '--json'], elsewhere);
+    expect(listed.code, listed.stderr).toBe(0);
+    const traces = JSON.parse(listed.stdout) as Array<{ traceId: string; sessionKey: string }>;
+    expect(traces.map((trace) => trace.traceId)).toContain(traceId);
+    expect(traces.find((trace) => trace.traceId === traceId)?.sessionKey).toBe(result.sessionKey);
+    const last = await world.cli(['trace', 'show', 'last', '--json'], elsewhere);
+    expect(last.code, last.stderr).toBe(0);
+    expect(JSON.parse(last.stdout)).toMatchObject({ trace_id: traceId });
+    // The process that recorded it lists it once, from its own file.
+    const own = await world.cli(['trace', 'list', '--json'], pg());
+    const ids = (JSON.parse(own.stdout) as Array<{ traceId: string }>).map((t) => t.traceId);
+    expect(ids.filter((id) => id === traceId)).toHaveLength(1);
+  });
 });

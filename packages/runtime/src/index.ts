@@ -32,6 +32,7 @@ export {
   userRulesFile,
 } from './app/runtime-rules.js';
 export {
+  listStoredTraces,
   migrateStateStore,
   readStoredTrace,
   type StateBackend,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigurationError, cliSession, errorMessage, StateError } from '@tiny-claw/core';
 import { validateSessionKey } from '@tiny-claw/core/utils';
-import { readStoredTrace, type Settings } from '@tiny-claw/runtime';
+import { listStoredTraces, readStoredTrace, type Settings } from '@tiny-claw/runtime';
 import {
   formatDuration,
   listTraces,
@@ -61,11 +61,14 @@ export async function traceCommand(argv: string[], out: Output): Promise<number>
       args.session === undefined ? undefined : await cliSessionKey(settings.workdir, args.session),
     sessionName: args.session,
   };
-  if (args.action === 'list') return listCommand(scope, args.json, out);
+  if (args.action === 'list') return listCommand(settings, scope, args.json, out);
 
   let found: Pick<TraceRef, 'traceId'> | undefined;
   let tree: TraceTree;
-  const stored = await storedTrace(settings, scope, args.ref);
+  const stored =
+    args.ref === 'last'
+      ? await newestStoredTrace(settings, scope, out)
+      : await storedTrace(settings, scope, args.ref);
   if (stored !== undefined) {
     found = stored;
     tree = stored.tree;
@@ -108,12 +111,18 @@ export async function traceCommand(argv: string[], out: Output): Promise<number>
   return ExitCode.ok;
 }
 
-async function listCommand(scope: Scope, json: boolean, out: Output): Promise<number> {
-  const traces = await listTraces(scope.stateDir, {
+async function listCommand(
+  settings: Settings,
+  scope: Scope,
+  json: boolean,
+  out: Output,
+): Promise<number> {
+  const local = await listTraces(scope.stateDir, {
     ...(scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey }),
     onSkip: (path, error) =>
       out.stderr(`tiny-claw: ${printable(traceText.skipped(path, errorMessage(error)))}\n`),
   });
+  const traces = newestFirst([...local, ...(await storedSummaries(settings, scope, local, out))]);
   if (json) {
     out.stdout(`${printableJson(traces)}\n`);
     return ExitCode.ok;
@@ -125,6 +134,73 @@ async function listCommand(scope: Scope, json: boolean, out: Output): Promise<nu
   }
   out.stdout(table([[...traceText.listHeader], ...traces.map(listRow)]));
   return ExitCode.ok;
+}
+
+/**
+ * With `TINY_CLAW_STATE_URL`, the traces other processes or replicas recorded in the PostgreSQL
+ * state store that this state dir has no file of (`path` is where their tracer wrote them).
+ */
+async function storedSummaries(
+  settings: Settings,
+  scope: Scope,
+  local: readonly TraceSummary[],
+  out: Output,
+): Promise<TraceSummary[]> {
+  if (settings.stateUrl === undefined) return [];
+  const known = new Set(local.map((trace) => trace.traceId));
+  const stored = await listStoredTraces(
+    settings,
+    scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey },
+  );
+  const summaries: TraceSummary[] = [];
+  for (const entry of stored) {
+    if (known.has(entry.traceId)) continue;
+    const parsed = traceTreeSchema.safeParse(entry.trace);
+    if (!parsed.success) {
+      const why = parsed.error.issues[0]?.message ?? 'invalid';
+      out.stderr(`tiny-claw: ${printable(traceText.skipped(entry.path, why))}\n`);
+      continue;
+    }
+    const tree = parsed.data;
+    summaries.push({
+      sessionKey: entry.sessionKey,
+      traceId: entry.traceId,
+      path: entry.path,
+      name: tree.root.name,
+      startedAt: tree.root.started_at,
+      endedAt: tree.root.ended_at,
+      status: tree.root.status,
+      captureMode: tree.capture_mode,
+      attributes: tree.root.attributes,
+    });
+  }
+  return summaries;
+}
+
+function newestFirst(traces: TraceSummary[]): TraceSummary[] {
+  return traces.sort(
+    (a, b) =>
+      (Date.parse(b.startedAt) || 0) - (Date.parse(a.startedAt) || 0) ||
+      b.traceId.localeCompare(a.traceId),
+  );
+}
+
+/**
+ * `last` with `TINY_CLAW_STATE_URL`: the newest trace, local or stored, read from the database
+ * when another process recorded it; undefined when the newest is a local file (read as usual).
+ */
+async function newestStoredTrace(
+  settings: Settings,
+  scope: Scope,
+  out: Output,
+): Promise<{ traceId: string; tree: TraceTree } | undefined> {
+  if (settings.stateUrl === undefined) return undefined;
+  const options = scope.sessionKey === undefined ? {} : { sessionKey: scope.sessionKey };
+  const local = await listTraces(scope.stateDir, { ...options, limit: 1 });
+  const stored = await storedSummaries(settings, scope, local, out);
+  const newest = newestFirst([...local, ...stored])[0];
+  if (newest === undefined || local.includes(newest)) return undefined;
+  return storedTrace(settings, scope, newest.traceId);
 }
 
 function listRow(trace: TraceSummary): string[] {

@@ -14,6 +14,7 @@ function base(state: ServerHealth['state']): ServerHealth {
     feishu: { configured: false },
     state,
     runs: { running: 0, waiting: 0 },
+    mcp: { servers: 0, connected: 0, tools: 0 },
   };
 }
 

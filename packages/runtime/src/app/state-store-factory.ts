@@ -160,3 +160,35 @@ export async function readStoredTrace(
     await store.close().catch(() => {});
   }
 }
+
+/**
+ * Every trace kept in the PostgreSQL state store (of one session, when given), in no particular
+ * order: each with its session, the place its tracer wrote it (on whichever host) and its JSON as
+ * recorded. Empty when `TINY_CLAW_STATE_URL` is unset. The store is opened for this one read.
+ *
+ * @throws StateError when the database cannot be reached or its schema was never migrated.
+ *
+ * @example
+ * const stored = await listStoredTraces(settings, { sessionKey }); // [{ traceId, sessionKey, path, trace }]
+ */
+export async function listStoredTraces(
+  settings: Settings,
+  query: { sessionKey?: string } = {},
+): Promise<Array<{ traceId: string; sessionKey: string; path: string; trace: unknown }>> {
+  if (settings.stateUrl === undefined) return [];
+  const { createPostgresStore } = await import('@tiny-claw/store-postgres');
+  const store = createPostgresStore({ url: settings.stateUrl, poolSize: 2, migrate: false });
+  try {
+    const entries = await store.traces.list(
+      query.sessionKey === undefined ? {} : { sessionKey: query.sessionKey },
+    );
+    const listed: Array<{ traceId: string; sessionKey: string; path: string; trace: unknown }> = [];
+    for (const entry of entries) {
+      const trace = await store.traces.read(entry.traceId);
+      if (trace !== undefined) listed.push({ ...entry, trace });
+    }
+    return listed;
+  } finally {
+    await store.close().catch(() => {});
+  }
+}
