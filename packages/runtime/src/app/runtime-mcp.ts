@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Logger, Tool } from '@tiny-claw/core';
 import type { McpLaunch, McpToolList } from '@tiny-claw/mcp';
 import { sandboxedLaunch } from '@tiny-claw/tools';
@@ -106,6 +107,28 @@ export async function createRuntimeMcp(
 }
 
 /**
+ * The files a stdio server runs from, for the sandbox to keep readable when they lie under `/tmp`:
+ * each absolute path among its command and arguments that exists — for one inside a
+ * `node_modules` tree, that whole tree (its dependencies live there), else the path itself, or
+ * the folder of a script file (its siblings are its modules).
+ */
+async function serverFiles(server: {
+  command?: string;
+  args?: readonly string[];
+}): Promise<string[]> {
+  const words = [server.command ?? '', ...(server.args ?? [])].filter((word) => isAbsolute(word));
+  const files: string[] = [];
+  for (const word of words) {
+    const real = await realpath(word).catch(() => undefined);
+    if (real === undefined) continue;
+    const tree = real.indexOf('/node_modules/');
+    if (tree >= 0) files.push(real.slice(0, tree + '/node_modules'.length));
+    else files.push((await stat(real)).isDirectory() ? real : dirname(real));
+  }
+  return [...new Set(files)];
+}
+
+/**
  * Start each stdio server in the sandbox `bash` commands get (`TINY_CLAW_SANDBOX`, the same hidden
  * paths, the state dir and the user's config folder hidden, the workdir writable, killed with its
  * parent), with the network as the server's `network` says (default on: most servers exist to
@@ -120,6 +143,7 @@ function sandboxedServers(settings: Settings): McpLaunch {
       protectedPaths: [settings.stateDir, settings.configDir],
       // Only HOME: which credential folders to hide follows from it; the server gets no more.
       env: process.env.HOME ? { HOME: process.env.HOME } : {},
+      readableTmp: await serverFiles(server),
     });
     return { ...(launch.launcher ? { launcher: launch.launcher } : {}), env: launch.env };
   };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bwrapArguments } from './bwrap-args.js';
+import { bwrapArguments, type SandboxMount } from './bwrap-args.js';
 import type { GitGuard } from './git/git-guard.js';
 import { defaultHiddenPaths } from './hidden-paths.js';
 import { planMounts } from './mount-plan.js';
@@ -63,6 +63,8 @@ export async function prepareCommandLaunch(
     cwd: string;
     protectedPaths: readonly string[];
     env: NodeJS.ProcessEnv;
+    /** Paths under `/tmp` (which the sandbox replaces with an empty one) to keep readable. */
+    readableTmp?: readonly string[];
   },
 ): Promise<CommandLaunch> {
   if (sandbox.status.active === 'off' || sandbox.bwrapPath === undefined) {
@@ -79,7 +81,7 @@ export async function prepareCommandLaunch(
       hidden: [],
     };
   }
-  const plan = await planMounts({
+  const planned = await planMounts({
     workdir: input.workdir,
     cwd: input.cwd,
     network: sandbox.options.network,
@@ -87,6 +89,19 @@ export async function prepareCommandLaunch(
     protectedPaths: input.protectedPaths.map((entry) => path.resolve(input.workdir, entry)),
     env: input.env,
   });
+  const kept: SandboxMount[] = [];
+  for (const file of input.readableTmp ?? []) {
+    const absolute = path.resolve(file);
+    const covered = [...planned.mounts, ...kept].some(
+      (mount) =>
+        absolute === mount.path ||
+        absolute.startsWith(`${mount.path}/`) ||
+        mount.path.startsWith(`${absolute}/`),
+    );
+    // Only what the private /tmp would hide, never into or over a mount the plan already has.
+    if (absolute.startsWith('/tmp/') && !covered) kept.push({ kind: 'read-only', path: absolute });
+  }
+  const plan = { ...planned, mounts: [...planned.mounts, ...kept] };
   const workdir = plan.mounts.find((mount) => mount.kind === 'writable')?.path ?? input.workdir;
   const hidden = plan.mounts
     .filter((mount) => mount.kind === 'hide-dir' || mount.kind === 'hide-file')

@@ -45,6 +45,12 @@ export async function sandboxedLaunch(options: {
   cwd?: string;
   protectedPaths?: readonly string[];
   env: NodeJS.ProcessEnv;
+  /**
+   * The program's own files when they lie under `/tmp`, which the sandbox replaces with an empty
+   * one: kept readable (never writable), unless they are inside a mount the sandbox already
+   * decides (the workdir, a hidden path).
+   */
+  readableTmp?: readonly string[];
 }): Promise<SandboxedLaunch> {
   const sandbox = resolveSandbox(normalizeSandboxOptions(options.sandbox));
   if (sandbox.unusable) throw new ConfigurationError(sandbox.status.reason);
@@ -53,6 +59,7 @@ export async function sandboxedLaunch(options: {
     cwd: options.cwd ?? options.workdir,
     protectedPaths: options.protectedPaths ?? [],
     env: options.env,
+    ...(options.readableTmp === undefined ? {} : { readableTmp: options.readableTmp }),
   });
   const { launcher, launcherInput } = launch.processOptions;
   return {
