@@ -108,9 +108,9 @@ export async function createRuntimeMcp(
 
 /**
  * The files a stdio server runs from, for the sandbox to keep readable when they lie under `/tmp`:
- * each absolute path among its command and arguments that exists — for one inside a
- * `node_modules` tree, that whole tree (its dependencies live there), else the path itself, or
- * the folder of a script file (its siblings are its modules).
+ * each absolute path among its command and arguments that exists, as written and where its links
+ * lead — for one inside a `node_modules` tree, that whole tree (its dependencies live there), else
+ * the path itself, or the folder of a script file (its siblings are its modules).
  */
 async function serverFiles(server: {
   command?: string;
@@ -121,9 +121,12 @@ async function serverFiles(server: {
   for (const word of words) {
     const real = await realpath(word).catch(() => undefined);
     if (real === undefined) continue;
-    const tree = real.indexOf('/node_modules/');
-    if (tree >= 0) files.push(real.slice(0, tree + '/node_modules'.length));
-    else files.push((await stat(real)).isDirectory() ? real : dirname(real));
+    // The path as written (a symbolic link pnpm made) and the file it leads to.
+    for (const path of [resolve(word), real]) {
+      const tree = path.indexOf('/node_modules/');
+      if (tree >= 0) files.push(path.slice(0, tree + '/node_modules'.length));
+      else files.push((await stat(path)).isDirectory() ? path : dirname(path));
+    }
   }
   return [...new Set(files)];
 }
