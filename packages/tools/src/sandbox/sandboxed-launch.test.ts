@@ -41,3 +41,31 @@ describe('the launch of a program in the bash sandbox', () => {
     },
   );
 });
+
+describe("a program's own files under /tmp", () => {
+  // Each case: the paths asked for, and the read-only binds that result, with the workdir at
+  // /tmp/work-x and the home's credentials hidden as usual.
+  it.runIf(usable).each([
+    ['a tree under /tmp is kept readable', ['/tmp/repo/node_modules'], ['/tmp/repo/node_modules']],
+    ['a path outside /tmp is visible already', ['/usr/lib/node_modules'], []],
+    ['a path inside the writable workdir stays writable', ['/tmp/work-x/tools'], []],
+    ['a folder holding the workdir is not bound over it', ['/tmp'], []],
+    [
+      'the same tree twice is bound once',
+      ['/tmp/a/node_modules', '/tmp/a/node_modules'],
+      ['/tmp/a/node_modules'],
+    ],
+  ])('%s', async (_what, readableTmp, bound) => {
+    const launch = await sandboxedLaunch({
+      sandbox: { mode: 'bwrap', network: false },
+      workdir: '/tmp/work-x',
+      env: { HOME: '/nowhere' },
+      readableTmp,
+    });
+    const args = launch.launcher?.args ?? [];
+    const readOnly = args
+      .flatMap((arg, index) => (arg === '--ro-bind' ? [args[index + 1] as string] : []))
+      .filter((path) => path.startsWith('/tmp'));
+    expect(readOnly).toEqual(bound);
+  });
+});
