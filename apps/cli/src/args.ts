@@ -1,5 +1,5 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
+import { parseCommandArgs } from './parse-command-args.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `tiny-claw run`, validated. */
@@ -39,18 +39,6 @@ const runSchema = z.object({
   workdir: z.string().min(1, { error: '--workdir needs a directory' }).optional(),
 });
 
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(
-  command: string,
-  argv: string[],
-  options: O,
-) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), command);
-  }
-}
-
 /**
  * Parse `tiny-claw run` arguments; throws {@link UsageError} for anything wrong.
  *
@@ -58,7 +46,7 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(
  * parseRunArgs(['hello', '--max-steps', '3']);
  */
 export function parseRunArgs(argv: string[]): RunArgs {
-  const { values, positionals } = parse('run', argv, {
+  const { values, positionals } = parseCommandArgs('run', argv, {
     mode: { type: 'string', default: 'act' },
     session: { type: 'string' },
     continue: { type: 'boolean', default: false },
@@ -102,7 +90,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
  * parseHealthArgs(['--json']);
  */
 export function parseHealthArgs(argv: string[]): HealthArgs {
-  const { values, positionals } = parse('health', argv, {
+  const { values, positionals } = parseCommandArgs('health', argv, {
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -130,7 +118,7 @@ export interface TrustArgs {
  * parseTrustArgs('trust', ['../other-repo']);
  */
 export function parseTrustArgs(command: 'trust' | 'untrust', argv: string[]): TrustArgs {
-  const { values, positionals } = parse(command, argv, {
+  const { values, positionals } = parseCommandArgs(command, argv, {
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (positionals.length > 1) {

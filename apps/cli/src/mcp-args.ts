@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `tiny-claw mcp list`, validated. */
@@ -16,21 +16,11 @@ export interface McpArgs {
  * parseMcpArgs(['list', '--json']); // { action: 'list', json: true, workdir: undefined, help: false }
  */
 export function parseMcpArgs(argv: string[]): McpArgs {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        workdir: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message, 'mcp');
-  }
+  const parsed = parseCommandArgs('mcp', argv, {
+    json: { type: 'boolean', default: false },
+    workdir: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const [action, ...extra] = parsed.positionals;
   if (action !== undefined && action !== 'list') {
     throw new UsageError(`mcp ${JSON.stringify(action)}: expected mcp list`, 'mcp');

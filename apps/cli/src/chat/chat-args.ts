@@ -1,4 +1,4 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseCommandArgs } from '../parse-command-args.js';
 import { UsageError } from '../usage-error.js';
 
 /** The modes a turn runs in (as `run --mode`). */
@@ -34,19 +34,6 @@ export function isChatMode(value: string): value is ChatMode {
   return (CHAT_MODES as readonly string[]).includes(value);
 }
 
-/** `node:util` parseArgs with its errors turned into usage errors of `command`. */
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(
-  command: string,
-  argv: string[],
-  options: O,
-) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''), command);
-  }
-}
-
 function noPositionals(command: string, positionals: string[]): void {
   if (positionals.length > 0) {
     throw new UsageError(
@@ -63,7 +50,7 @@ function noPositionals(command: string, positionals: string[]): void {
  * parseChatArgs(['--session', 'auth', '--mode', 'plan']);
  */
 export function parseChatArgs(argv: string[]): ChatArgs {
-  const { values, positionals } = parse('chat', argv, {
+  const { values, positionals } = parseCommandArgs('chat', argv, {
     session: { type: 'string' },
     mode: { type: 'string', default: 'act' },
     continue: { type: 'boolean', default: false },
@@ -114,7 +101,7 @@ export function parseChatArgs(argv: string[]): ChatArgs {
  * parseSessionsArgs(['--json']);
  */
 export function parseSessionsArgs(argv: string[]): SessionsArgs {
-  const { values, positionals } = parse('sessions', argv, {
+  const { values, positionals } = parseCommandArgs('sessions', argv, {
     json: { type: 'boolean', default: false },
     workdir: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
