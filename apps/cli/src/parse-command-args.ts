@@ -12,7 +12,9 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
   command: string,
   argv: string[],
   options: O,
-) {
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
+> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
